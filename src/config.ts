@@ -1,0 +1,125 @@
+import { parseDuration } from './domain/duration.js';
+
+export type AuthMode = 'open' | 'enforced';
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  corsOrigins: '*' | string[];
+  authMode: AuthMode;
+  tokenSecret: string | undefined;
+  tokenTtlMinutes: number;
+  staleAfterMs: number;
+  pictureSource: string | undefined;
+  pictureTimeoutMs: number;
+  pictureCacheMs: number;
+  seedDefaults: boolean;
+  bodyLimitBytes: number;
+  logLevel: LogLevel;
+}
+
+/** A bad configuration value: the message names the variable, so the operator knows what to fix. */
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function text(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = text(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(name, `expected a whole number from ${min} to ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function oneOf<T extends string>(env: Env, name: string, fallback: T, allowed: readonly T[]): T {
+  const raw = text(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, `expected one of ${allowed.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = text(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (['true', '1', 'yes', 'on'].includes(raw)) return true;
+  if (['false', '0', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(name, `expected true or false, got "${raw}"`);
+}
+
+function databaseUrl(env: Env): string {
+  const raw = text(env, 'DATABASE_URL') ?? 'sqlite:./data/sensorhub.db';
+  if (/^sqlite:.+/.test(raw) || /^postgres(ql)?:\/\/.+/.test(raw)) return raw;
+  throw new ConfigError('DATABASE_URL', `expected sqlite:<file> or postgres://…, got "${raw}"`);
+}
+
+function corsOrigins(env: Env): '*' | string[] {
+  const raw = text(env, 'CORS_ORIGINS') ?? '*';
+  if (raw === '*') return '*';
+  const origins = raw.split(',').map((o) => o.trim()).filter(Boolean);
+  for (const origin of origins) {
+    if (!/^https?:\/\/[^/\s]+$/.test(origin)) {
+      throw new ConfigError('CORS_ORIGINS', `"${origin}" is not an origin like https://dashboard.example:8080`);
+    }
+  }
+  return origins;
+}
+
+function staleAfter(env: Env): number {
+  const raw = text(env, 'STALE_AFTER');
+  if (raw === undefined) return 24 * 60 * 60 * 1000;
+  const ms = parseDuration(raw);
+  if (ms === undefined) throw new ConfigError('STALE_AFTER', `expected a duration like PT24H or 86400, got "${raw}"`);
+  return ms;
+}
+
+function pictureSource(env: Env): string | undefined {
+  const raw = text(env, 'PICTURE_SOURCE');
+  if (raw === undefined) return undefined;
+  if (/^(https?:\/\/.+|file:.+|exec:.+)$/.test(raw)) return raw;
+  throw new ConfigError('PICTURE_SOURCE', `expected http(s)://…, file:<path> or exec:<command>, got "${raw}"`);
+}
+
+function tokenSecret(env: Env): string | undefined {
+  const raw = text(env, 'TOKEN_SECRET');
+  if (raw !== undefined && raw.length < 32) {
+    throw new ConfigError('TOKEN_SECRET', 'must be at least 32 characters long');
+  }
+  return raw;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  return {
+    port: integer(env, 'PORT', 8000, 0, 65535),
+    host: text(env, 'HOST') ?? '0.0.0.0',
+    databaseUrl: databaseUrl(env),
+    corsOrigins: corsOrigins(env),
+    authMode: oneOf(env, 'AUTH_MODE', 'open', ['open', 'enforced'] as const),
+    tokenSecret: tokenSecret(env),
+    tokenTtlMinutes: integer(env, 'TOKEN_TTL_MINUTES', 60, 1, 10 * 365 * 24 * 60),
+    staleAfterMs: staleAfter(env),
+    pictureSource: pictureSource(env),
+    pictureTimeoutMs: integer(env, 'PICTURE_TIMEOUT_MS', 5000, 1, 600_000),
+    pictureCacheMs: integer(env, 'PICTURE_CACHE_MS', 2000, 0, 3_600_000),
+    seedDefaults: boolean(env, 'SEED_DEFAULTS', true),
+    bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
+  };
+}

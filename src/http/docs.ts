@@ -1,0 +1,41 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import { ErrorBody, ValidationErrorBody } from '../schemas/common.js';
+
+export const TAGS = [
+  { name: 'Measurements', description: 'Record, read, export and generate measurements.' },
+  { name: 'Actuators', description: 'Pumps driven by a sensor, and the state their controllers poll.' },
+  { name: 'Sensors', description: 'Sensors of a prototype and their thresholds.' },
+  { name: 'Prototypes', description: 'Grow prototypes (a tank, a greenhouse).' },
+  { name: 'Users, tokens and picture', description: 'OAuth2 password flow, user tokens, and the camera picture.' },
+  { name: 'Operations', description: 'Health and documentation.' },
+];
+
+/** The OpenAPI document comes from the same schemas that validate the requests. */
+export async function registerDocs(app: FastifyInstance): Promise<void> {
+  app.addSchema(ErrorBody);
+  app.addSchema(ValidationErrorBody);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'sensorhub',
+        version: '0.1.0',
+        description:
+          'HTTP service for sensor and actuator systems. Errors are `{"detail": …}`; validation errors ' +
+          '(422) list every problem with its `loc`. Integer fields accept numeric strings. Paths work with ' +
+          'and without a trailing slash.',
+      },
+      tags: TAGS,
+      components: {
+        securitySchemes: {
+          OAuth2PasswordBearer: { type: 'oauth2', flows: { password: { tokenUrl: 'token', scopes: {} } } },
+        },
+      },
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true }, config: { access: 'public' } }, () => app.swagger());
+}

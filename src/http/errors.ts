@@ -1,0 +1,152 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+
+/** An error with the status and `detail` the client should see. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly detail: string | ValidationIssue[],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(typeof detail === 'string' ? detail : 'Validation failed');
+    this.name = 'HttpError';
+  }
+}
+
+export interface ValidationIssue {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+}
+
+export const notFound = (detail: string) => new HttpError(404, detail);
+export const conflict = (detail: string) => new HttpError(409, detail);
+/** A 422 for a rule the schema cannot express (thresholds order, window bounds…). */
+export const invalid = (...issues: ValidationIssue[]) => new HttpError(422, issues);
+
+interface AjvIssue {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+const PART: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
+
+const TYPE_NAMES: Record<string, [string, string]> = {
+  integer: ['int_parsing', 'Input should be a valid integer'],
+  number: ['float_parsing', 'Input should be a valid number'],
+  string: ['string_type', 'Input should be a valid string'],
+  boolean: ['bool_parsing', 'Input should be a valid boolean'],
+  object: ['model_type', 'Input should be a valid object'],
+  array: ['list_type', 'Input should be a valid list'],
+  null: ['none_required', 'Input should be null'],
+};
+
+function pathOf(instancePath: string): (string | number)[] {
+  if (instancePath === '') return [];
+  return instancePath
+    .slice(1)
+    .split('/')
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+}
+
+function describe(issue: AjvIssue): { msg: string; type: string } {
+  const p = issue.params;
+  switch (issue.keyword) {
+    case 'required':
+      return { msg: 'Field required', type: 'missing' };
+    case 'type': {
+      const wanted = String(p.type).split(',')[0];
+      const [type, msg] = TYPE_NAMES[wanted] ?? ['type_error', `Input should be of type ${p.type}`];
+      return { msg, type };
+    }
+    case 'enum': {
+      const values = (p.allowedValues as unknown[]).map((v) => `'${v}'`);
+      const list = values.length > 1 ? `${values.slice(0, -1).join(', ')} or ${values.at(-1)}` : values[0];
+      return { msg: `Input should be ${list}`, type: 'enum' };
+    }
+    case 'minimum':
+      return { msg: `Input should be greater than or equal to ${p.limit}`, type: 'greater_than_equal' };
+    case 'maximum':
+      return { msg: `Input should be less than or equal to ${p.limit}`, type: 'less_than_equal' };
+    case 'exclusiveMinimum':
+      return { msg: `Input should be greater than ${p.limit}`, type: 'greater_than' };
+    case 'exclusiveMaximum':
+      return { msg: `Input should be less than ${p.limit}`, type: 'less_than' };
+    case 'minLength':
+      return { msg: `String should have at least ${p.limit} character${p.limit === 1 ? '' : 's'}`, type: 'string_too_short' };
+    case 'maxLength':
+      return { msg: `String should have at most ${p.limit} characters`, type: 'string_too_long' };
+    case 'minItems':
+      return { msg: `List should have at least ${p.limit} item${p.limit === 1 ? '' : 's'}`, type: 'too_short' };
+    case 'maxItems':
+      return { msg: `List should have at most ${p.limit} items`, type: 'too_long' };
+    case 'format':
+      return p.format === 'date-time'
+        ? { msg: 'Input should be a valid datetime (ISO 8601)', type: 'datetime_parsing' }
+        : { msg: `Input should match format ${p.format}`, type: `${p.format}_parsing` };
+    case 'pattern':
+      return { msg: `String should match pattern '${p.pattern}'`, type: 'string_pattern_mismatch' };
+    default:
+      return { msg: issue.message ?? 'Invalid value', type: issue.keyword };
+  }
+}
+
+/** Ajv's report → FastAPI's `detail` list, one entry per problem, `loc` naming where it is. */
+export function validationIssues(errors: AjvIssue[], context: string): ValidationIssue[] {
+  const part = PART[context] ?? context;
+  // A union reports each branch's errors and then "anyOf": the branch errors say more.
+  const specific = errors.filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf');
+  const issues = (specific.length > 0 ? specific : errors).map((issue) => {
+    const loc: (string | number)[] = [part, ...pathOf(issue.instancePath)];
+    if (issue.keyword === 'required') loc.push(String(issue.params.missingProperty));
+    return { loc, ...describe(issue) };
+  });
+  const seen = new Set<string>();
+  return issues.filter((i) => {
+    const key = JSON.stringify(i);
+    return seen.has(key) ? false : (seen.add(key), true);
+  });
+}
+
+const FASTIFY_CODES: Record<string, [number, string]> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'Unsupported content type'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'Content-Length does not match the body'],
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'Request body is too large'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'Body cannot be empty when the content type is application/json'],
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'Malformed JSON body'],
+};
+
+/** Every error leaves as `{"detail": …}`; a 500 never carries SQL or a stack trace. */
+export function registerErrorHandling(app: FastifyInstance, isStoreUnavailable: (error: unknown) => boolean): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof HttpError) {
+      return reply.code(error.statusCode).headers(error.headers).send({ detail: error.detail });
+    }
+    if (error.validation) {
+      return reply.code(422).send({ detail: validationIssues(error.validation as AjvIssue[], error.validationContext ?? 'body') });
+    }
+    const known = error.code ? FASTIFY_CODES[error.code] : undefined;
+    if (known) {
+      const [status, message] = known;
+      const detail = status === 400 && error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? `${message}: ${error.message}` : message;
+      return reply.code(status).send({ detail });
+    }
+    if (error instanceof SyntaxError && (error as FastifyError).statusCode === 400) {
+      return reply.code(400).send({ detail: `Malformed JSON body: ${error.message}` });
+    }
+    if (isStoreUnavailable(error)) {
+      request.log.warn({ err: error }, 'store unavailable');
+      return reply.code(503).header('Retry-After', '5').send({ detail: 'Database unavailable, try again shortly.' });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) return reply.code(status).send({ detail: error.message });
+    request.log.error({ err: error }, 'request failed');
+    return reply.code(500).send({ detail: 'Internal Server Error' });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send({ detail: 'Not Found' });
+  });
+}

@@ -1,0 +1,12 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Config } from '../config.js';
+import type { Store } from '../store/index.js';
+
+/** What every route group is given: the configuration, the store and the clock (injectable for tests). */
+export interface RouteDeps {
+  config: Config;
+  store: Store;
+  now: () => number;
+}
+
+export type RouteGroup = FastifyPluginAsyncTypebox<RouteDeps>;

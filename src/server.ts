@@ -1,0 +1,44 @@
+import { existsSync } from 'node:fs';
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { openStore } from './store/index.js';
+
+/** Starts the service: read the configuration, open the store, listen; drain and close on SIGTERM. */
+async function main(): Promise<void> {
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  const config = loadConfig();
+  const store = await openStore(config.databaseUrl, { seedDefaults: config.seedDefaults });
+  const app = await buildApp(config, store);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    try {
+      await app.close();
+      await store.close();
+      app.log.info('stopped');
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  app.log.info({ port, store: store.dialect.kind, auth: config.authMode }, 'sensorhub ready');
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    console.error(`sensorhub: configuration error: ${error.message}`);
+  } else {
+    console.error('sensorhub: failed to start:', error instanceof Error ? error.message : error);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,76 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import Cursor from 'pg-cursor';
+import type { Database } from './database.js';
+import type { StoreKind } from './dialect.js';
+
+export interface Connection {
+  kind: StoreKind;
+  db: Kysely<Database>;
+  /** The SQLite handle, for the few hot paths that use prepared statements directly. */
+  sqlite?: SQLite.Database;
+  /** The PostgreSQL pool, for the few paths that need a client of their own. */
+  pool?: pg.Pool;
+}
+
+/** `2026-11-22 09:30:00.123456+00` (the session runs in UTC) → epoch ms. */
+function parsePgTimestamptz(text: string): number {
+  const iso = text.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00');
+  return Date.parse(iso);
+}
+
+let pgTypesSet = false;
+function setPgTypeParsers(): void {
+  if (pgTypesSet) return;
+  pgTypesSet = true;
+  // Measurement ids are bigint; they stay far below 2^53, so plain numbers are exact.
+  pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+  pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, parsePgTimestamptz);
+}
+
+export function sqlitePath(databaseUrl: string): string {
+  return resolve(databaseUrl.replace(/^sqlite:(\/\/)?/, ''));
+}
+
+function openSqlite(databaseUrl: string): Connection {
+  const file = sqlitePath(databaseUrl);
+  mkdirSync(dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  // WAL lets readers run beside the writer; NORMAL sync keeps every commit atomic and survives a
+  // process crash (a power cut may lose the last commits, never corrupt the file: see README).
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { kind: 'sqlite', db, sqlite };
+}
+
+export interface PostgresOptions {
+  poolSize?: number;
+  statementTimeoutMs?: number;
+  connectTimeoutMs?: number;
+}
+
+function openPostgres(databaseUrl: string, options: PostgresOptions = {}): Connection {
+  setPgTypeParsers();
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+    idleTimeoutMillis: 30_000,
+    statement_timeout: options.statementTimeoutMs ?? 30_000,
+    options: '-c TimeZone=UTC',
+  });
+  // A connection dropped while idle in the pool must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, cursor: Cursor }) });
+  return { kind: 'postgres', db, pool };
+}
+
+export function connect(databaseUrl: string, options: PostgresOptions = {}): Connection {
+  return databaseUrl.startsWith('sqlite:') ? openSqlite(databaseUrl) : openPostgres(databaseUrl, options);
+}

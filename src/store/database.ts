@@ -1,0 +1,77 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/**
+ * Timestamps are read back as epoch milliseconds on both stores (SQLite keeps INTEGER ms,
+ * PostgreSQL keeps timestamptz and the driver parses it to ms), and written through `Dialect.time`.
+ */
+export type DbTime = ColumnType<number, number | Date, number | Date>;
+/** SQLite has no boolean: it stores 0/1. Read through `Boolean(...)`, write through `Dialect.bool`. */
+export type DbBool = ColumnType<boolean | number, boolean | number, boolean | number>;
+
+export interface PrototypeTable {
+  prototype_id: number;
+  prototype_name: string;
+}
+
+export interface SensorTable {
+  sensor_id: Generated<number>;
+  sensor_type: string;
+  prototype_id: number;
+  sensor_unit: string;
+  threshold_critically_low: number;
+  threshold_low: number;
+  threshold_high: number;
+  threshold_critically_high: number;
+}
+
+export interface MeasurementTable {
+  measurement_id: Generated<number>;
+  sensor_id: number;
+  value: number;
+  timestamp: DbTime;
+}
+
+export interface ActuatorTable {
+  actuator_id: Generated<number>;
+  actuator_type: string;
+  sensor_id: number;
+  condition_value: number;
+  activation_condition: string;
+  activation_period: number;
+  activation_duration: number;
+  actuator_name: string | null;
+  enabled: DbBool;
+  last_activated: DbTime;
+}
+
+export interface UserTable {
+  user_id: Generated<number>;
+  username: string;
+  password_hash: string;
+  permissions: number;
+  created_at: DbTime;
+  /** Tokens issued before this instant are revoked (set by logout); null: none revoked. */
+  tokens_valid_after: DbTime | null;
+}
+
+export interface SettingTable {
+  key: string;
+  value: string;
+}
+
+export interface PictureTable {
+  picture_id: number;
+  content_type: string;
+  bytes: Uint8Array;
+  updated_at: DbTime;
+}
+
+export interface Database {
+  prototypes: PrototypeTable;
+  sensors: SensorTable;
+  measurements: MeasurementTable;
+  actuators: ActuatorTable;
+  users: UserTable;
+  settings: SettingTable;
+  pictures: PictureTable;
+}

@@ -1,0 +1,64 @@
+import { type Kysely, Migrator, sql } from 'kysely';
+import { connect, type PostgresOptions } from './connect.js';
+import type { Database } from './database.js';
+import { type Dialect, dialectFor } from './dialect.js';
+import { migrationProvider } from './migrations/index.js';
+import { prototypeRepository } from './prototypes.js';
+import { seedDefaults } from './seed-defaults.js';
+import { sensorRepository } from './sensors.js';
+import { settingRepository } from './settings.js';
+
+/** Every repository, bound either to the store or to one transaction. */
+function repositories(db: Kysely<Database>, dialect: Dialect) {
+  return {
+    prototypes: prototypeRepository(db),
+    sensors: sensorRepository(db),
+    settings: settingRepository(db),
+  };
+}
+
+export type Repositories = ReturnType<typeof repositories>;
+
+export interface Store extends Repositories {
+  dialect: Dialect;
+  db: Kysely<Database>;
+  /** Runs `work` in one transaction: everything it writes commits together or not at all. */
+  transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T>;
+  /** True when the store answers a trivial query. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export interface OpenStoreOptions extends PostgresOptions {
+  seedDefaults?: boolean;
+}
+
+export async function openStore(databaseUrl: string, options: OpenStoreOptions = {}): Promise<Store> {
+  const connection = connect(databaseUrl, options);
+  const { db } = connection;
+  const dialect = dialectFor(connection.kind);
+  try {
+    const { error } = await new Migrator({ db, provider: migrationProvider(connection.kind) }).migrateToLatest();
+    if (error) throw error;
+    if (options.seedDefaults ?? true) await seedDefaults(db, dialect);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+
+  return {
+    ...repositories(db, dialect),
+    dialect,
+    db,
+    transaction: (work) => db.transaction().execute((trx) => work(repositories(trx, dialect))),
+    async ping() {
+      try {
+        await sql`select 1`.execute(db);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    close: () => db.destroy(),
+  };
+}

@@ -1,0 +1,11 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import type { StoreKind } from '../dialect.js';
+import { coreMigration } from './001_core.js';
+
+/** Migrations are code, not files found at run time, so the built service carries them. Names sort in order. */
+export function migrationProvider(kind: StoreKind): MigrationProvider {
+  const migrations: Record<string, Migration> = {
+    '001_core': coreMigration(kind),
+  };
+  return { getMigrations: async () => migrations };
+}

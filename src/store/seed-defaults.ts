@@ -1,0 +1,50 @@
+import type { Kysely } from 'kysely';
+import type { Database } from './database.js';
+import type { Dialect } from './dialect.js';
+import { settingRepository } from './settings.js';
+
+const MARKER = 'defaults_seeded';
+
+/**
+ * On the first start of an empty store, creates prototype 0 with its three sensors and one pump,
+ * as the existing dashboard expects. The marker row makes it happen once, even when several
+ * service processes start on one database at the same moment: only the transaction that inserts
+ * the marker seeds, the others wait for it and find the marker taken.
+ */
+export async function seedDefaults(db: Kysely<Database>, dialect: Dialect, now = Date.now()): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const first = await settingRepository(trx).setIfAbsent(MARKER, new Date(now).toISOString());
+    if (!first) return false;
+    const anyPrototype = await trx.selectFrom('prototypes').select('prototype_id').limit(1).executeTakeFirst();
+    if (anyPrototype) return false;
+
+    await trx.insertInto('prototypes').values({ prototype_id: 0, prototype_name: 'default_prototype' }).execute();
+    const sensor = (sensor_type: string, sensor_unit: string, t: [number, number, number, number]) => ({
+      sensor_type,
+      prototype_id: 0,
+      sensor_unit,
+      threshold_critically_low: t[0],
+      threshold_low: t[1],
+      threshold_high: t[2],
+      threshold_critically_high: t[3],
+    });
+    const ec = await trx.insertInto('sensors').values(sensor('ec', 'mS/cm', [0, 1, 2, 3])).returning('sensor_id').executeTakeFirstOrThrow();
+    await trx.insertInto('sensors').values(sensor('ph', 'pH', [0, 4, 7, 10])).execute();
+    await trx.insertInto('sensors').values(sensor('temperature', 'Celsius', [0, 10, 30, 40])).execute();
+    await trx
+      .insertInto('actuators')
+      .values({
+        actuator_type: 'acid_pump',
+        sensor_id: ec.sensor_id,
+        condition_value: 0,
+        activation_condition: 'low',
+        activation_period: 5,
+        activation_duration: 2,
+        actuator_name: null,
+        enabled: dialect.bool(true),
+        last_activated: dialect.time(now),
+      })
+      .execute();
+    return true;
+  });
+}

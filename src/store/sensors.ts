@@ -1,0 +1,56 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Sensor, SensorBase } from '../schemas/sensors.js';
+import type { Database, SensorTable } from './database.js';
+
+function toSensor(row: Selectable<SensorTable>): Sensor {
+  return { ...row, sensor_type: row.sensor_type as Sensor['sensor_type'] };
+}
+
+export function sensorRepository(db: Kysely<Database>) {
+  return {
+    async listByPrototype(prototypeId: number): Promise<Sensor[]> {
+      const rows = await db
+        .selectFrom('sensors')
+        .selectAll()
+        .where('prototype_id', '=', prototypeId)
+        .orderBy('sensor_id')
+        .execute();
+      return rows.map(toSensor);
+    },
+
+    async get(sensorId: number): Promise<Sensor | undefined> {
+      const row = await db.selectFrom('sensors').selectAll().where('sensor_id', '=', sensorId).executeTakeFirst();
+      return row && toSensor(row);
+    },
+
+    /** The ids among `sensorIds` that exist. */
+    async existing(sensorIds: readonly number[]): Promise<Set<number>> {
+      if (sensorIds.length === 0) return new Set();
+      const rows = await db
+        .selectFrom('sensors')
+        .select('sensor_id')
+        .where('sensor_id', 'in', [...new Set(sensorIds)])
+        .execute();
+      return new Set(rows.map((r) => r.sensor_id));
+    },
+
+    async create(sensor: SensorBase): Promise<Sensor> {
+      const row = await db.insertInto('sensors').values(sensor).returningAll().executeTakeFirstOrThrow();
+      return toSensor(row);
+    },
+
+    /** Writes every field of `sensor` (already merged and checked by the caller). */
+    async update(sensor: Sensor): Promise<Sensor> {
+      const { sensor_id, ...fields } = sensor;
+      const row = await db
+        .updateTable('sensors')
+        .set(fields)
+        .where('sensor_id', '=', sensor_id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toSensor(row);
+    },
+  };
+}
+
+export type SensorRepository = ReturnType<typeof sensorRepository>;
