@@ -2,6 +2,7 @@ import { type Kysely, Migrator, sql } from 'kysely';
 import { connect, type PostgresOptions } from './connect.js';
 import type { Database } from './database.js';
 import { type Dialect, dialectFor } from './dialect.js';
+import { measurementRepository } from './measurements.js';
 import { migrationProvider } from './migrations/index.js';
 import { prototypeRepository } from './prototypes.js';
 import { seedDefaults } from './seed-defaults.js';
@@ -14,6 +15,7 @@ function repositories(db: Kysely<Database>, dialect: Dialect) {
     prototypes: prototypeRepository(db),
     sensors: sensorRepository(db),
     settings: settingRepository(db),
+    measurements: measurementRepository(db, dialect),
   };
 }
 
