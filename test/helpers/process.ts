@@ -1,0 +1,84 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  url: string;
+  port: number;
+  /** Every line the process wrote to stdout and stderr so far. */
+  output: string[];
+  /** Sends the signal and waits for the exit; resolves to the exit code (null when killed by the signal). */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+
+/**
+ * The service as a real operating-system process (`node --import tsx src/server.ts`), listening on
+ * a free port; resolves once it logs that it is ready.
+ */
+export async function spawnService(env: Record<string, string>, timeoutMs = 20_000): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  createInterface({ input: child.stderr! }).on('line', (line) => output.push(line));
+  const lines = createInterface({ input: child.stdout! });
+
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`service did not start:\n${output.join('\n')}`)), timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`service exited with ${code} before it was ready:\n${output.join('\n')}`));
+    });
+    lines.on('line', (line) => {
+      output.push(line);
+      try {
+        const entry = JSON.parse(line) as { msg?: string; port?: number };
+        if (entry.msg === 'sensorhub ready' && entry.port) {
+          clearTimeout(timer);
+          resolve(entry.port);
+        }
+      } catch {
+        // not a log line
+      }
+    });
+  });
+
+  return {
+    child,
+    port,
+    url: `http://127.0.0.1:${port}`,
+    output,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      const exited = once(child, 'exit');
+      child.kill(signal);
+      const [code] = (await exited) as [number | null];
+      return code;
+    },
+  };
+}
+
+/** Runs a command to its end and collects what it printed. */
+export async function run(
+  command: string,
+  args: string[],
+  options: { env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: options.timeoutMs ?? 60_000,
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, stdout, stderr };
+}
