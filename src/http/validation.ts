@@ -29,7 +29,8 @@ function createAjv(): Ajv {
     allErrors: true,
     coerceTypes: false,
     useDefaults: true,
-    removeAdditional: false,
+    // "Unknown body fields are ignored": they are dropped before the handler sees the body.
+    removeAdditional: 'all',
     strict: false,
     addUsedSchema: false,
   });

@@ -6,6 +6,18 @@ function toSensor(row: Selectable<SensorTable>): Sensor {
   return { ...row, sensor_type: row.sensor_type as Sensor['sensor_type'] };
 }
 
+function columns(sensor: SensorBase) {
+  return {
+    sensor_type: sensor.sensor_type,
+    prototype_id: sensor.prototype_id,
+    sensor_unit: sensor.sensor_unit,
+    threshold_critically_low: sensor.threshold_critically_low,
+    threshold_low: sensor.threshold_low,
+    threshold_high: sensor.threshold_high,
+    threshold_critically_high: sensor.threshold_critically_high,
+  };
+}
+
 export function sensorRepository(db: Kysely<Database>) {
   return {
     async listByPrototype(prototypeId: number): Promise<Sensor[]> {
@@ -35,17 +47,16 @@ export function sensorRepository(db: Kysely<Database>) {
     },
 
     async create(sensor: SensorBase): Promise<Sensor> {
-      const row = await db.insertInto('sensors').values(sensor).returningAll().executeTakeFirstOrThrow();
+      const row = await db.insertInto('sensors').values(columns(sensor)).returningAll().executeTakeFirstOrThrow();
       return toSensor(row);
     },
 
     /** Writes every field of `sensor` (already merged and checked by the caller). */
     async update(sensor: Sensor): Promise<Sensor> {
-      const { sensor_id, ...fields } = sensor;
       const row = await db
         .updateTable('sensors')
-        .set(fields)
-        .where('sensor_id', '=', sensor_id)
+        .set(columns(sensor))
+        .where('sensor_id', '=', sensor.sensor_id)
         .returningAll()
         .executeTakeFirstOrThrow();
       return toSensor(row);

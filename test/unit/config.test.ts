@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+describe('loadConfig', () => {
+  it('has the documented defaults', () => {
+    expect(loadConfig({})).toEqual({
+      port: 8000,
+      host: '0.0.0.0',
+      databaseUrl: 'sqlite:./data/sensorhub.db',
+      corsOrigins: '*',
+      authMode: 'open',
+      tokenSecret: undefined,
+      tokenTtlMinutes: 60,
+      staleAfterMs: 24 * 3600 * 1000,
+      pictureSource: undefined,
+      pictureTimeoutMs: 5000,
+      pictureCacheMs: 2000,
+      seedDefaults: true,
+      bodyLimitBytes: 1024 * 1024,
+      logLevel: 'info',
+    });
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      PORT: '9000',
+      HOST: '127.0.0.1',
+      DATABASE_URL: 'postgres://u@db/sensorhub',
+      CORS_ORIGINS: 'http://a.example, https://b.example:8443',
+      AUTH_MODE: 'enforced',
+      TOKEN_SECRET: 's'.repeat(40),
+      TOKEN_TTL_MINUTES: '15',
+      STALE_AFTER: 'PT2H',
+      PICTURE_SOURCE: 'http://cam.local/capture',
+      PICTURE_TIMEOUT_MS: '1500',
+      PICTURE_CACHE_MS: '0',
+      SEED_DEFAULTS: 'false',
+      BODY_LIMIT_BYTES: '4096',
+      LOG_LEVEL: 'warn',
+    });
+    expect(config).toMatchObject({
+      port: 9000,
+      host: '127.0.0.1',
+      databaseUrl: 'postgres://u@db/sensorhub',
+      corsOrigins: ['http://a.example', 'https://b.example:8443'],
+      authMode: 'enforced',
+      tokenTtlMinutes: 15,
+      staleAfterMs: 2 * 3600 * 1000,
+      pictureSource: 'http://cam.local/capture',
+      pictureTimeoutMs: 1500,
+      pictureCacheMs: 0,
+      seedDefaults: false,
+      bodyLimitBytes: 4096,
+      logLevel: 'warn',
+    });
+  });
+
+  it('accepts STALE_AFTER in seconds and in the Python form', () => {
+    expect(loadConfig({ STALE_AFTER: '600' }).staleAfterMs).toBe(600_000);
+    expect(loadConfig({ STALE_AFTER: '1 day, 00:00:00' }).staleAfterMs).toBe(86_400_000);
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['DATABASE_URL', 'mysql://db'],
+    ['CORS_ORIGINS', 'dashboard.local'],
+    ['AUTH_MODE', 'sometimes'],
+    ['TOKEN_SECRET', 'short'],
+    ['TOKEN_TTL_MINUTES', '0'],
+    ['STALE_AFTER', 'tomorrow'],
+    ['STALE_AFTER', '-PT1H'],
+    ['PICTURE_SOURCE', 'ftp://cam'],
+    ['PICTURE_TIMEOUT_MS', '-5'],
+    ['SEED_DEFAULTS', 'maybe'],
+    ['BODY_LIMIT_BYTES', '1MB'],
+    ['LOG_LEVEL', 'loud'],
+  ])('refuses %s=%s, naming the variable', (name, value) => {
+    let error: unknown;
+    try {
+      loadConfig({ [name]: value });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).variable).toBe(name);
+    expect((error as ConfigError).message).toContain(name);
+  });
+});
