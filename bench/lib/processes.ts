@@ -1,0 +1,78 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { createInterface } from 'node:readline';
+
+export const ROOT = new URL('../../', import.meta.url).pathname;
+
+export interface Running {
+  child: ChildProcess;
+  url: string;
+  /** Peak resident memory of the process so far, in MB (Linux VmHWM). */
+  peakRssMb(): number;
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+function running(child: ChildProcess, port: number): Running {
+  return {
+    child,
+    url: `http://127.0.0.1:${port}`,
+    peakRssMb() {
+      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      return kb / 1024;
+    },
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill(signal);
+      await exited;
+    },
+  };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const port = (server.address() as AddressInfo).port;
+  server.close();
+  return port;
+}
+
+/** The built service (dist/server.js) on a free port; resolves once /healthz answers. */
+export async function startService(env: Record<string, string>): Promise<Running> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['dist/server.js'], {
+    cwd: ROOT,
+    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: String(port) },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const exited = once(child, 'exit').then(([code]) => {
+    throw new Error(`the service exited with ${code} before it was ready`);
+  });
+  const ready = (async () => {
+    for (;;) {
+      try {
+        if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  await Promise.race([ready, exited]);
+  return running(child, port);
+}
+
+/** The floor server; it prints its port once it listens. */
+export async function startFloor(): Promise<Running> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/floor.ts'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the floor server exited with ${code}`)));
+    createInterface({ input: child.stdout! }).once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));
+  });
+  return running(child, port);
+}

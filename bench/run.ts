@@ -1,0 +1,201 @@
+/**
+ * `npm run bench`: the device-traffic scenarios against the floor of this machine.
+ *
+ * For each scenario it measures throughput and p50/p99 latency with the same load generator,
+ * connections and duration as the floor (a plain node:http server answering a fixed JSON body),
+ * prints a table with each rate's ratio to the floor, and appends it to BENCHMARKS.md.
+ *
+ * Options (environment): BENCH_DURATION (seconds per scenario, default 10), BENCH_CONNECTIONS
+ * (default 64), BENCH_PG_URL (PostgreSQL for the PostgreSQL scenarios; default the local server,
+ * skipped when it does not answer), BENCH_SKIP (comma-separated scenario groups to leave out:
+ * http, window, export, random, postgres), BENCH_WINDOW_SIZES (default 10000,1000000,10000000).
+ */
+import { appendFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { load, type LoadResult } from './lib/load.js';
+import { startFloor, startService } from './lib/processes.js';
+import { exportScenario, fillMeasurements, randomScenario, windowScenario } from './lib/scenarios.js';
+
+const duration = Number(process.env.BENCH_DURATION ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
+const skip = new Set((process.env.BENCH_SKIP ?? '').split(',').filter(Boolean));
+const windowSizes = (process.env.BENCH_WINDOW_SIZES ?? '10000,1000000,10000000').split(',').map(Number);
+
+interface Row {
+  scenario: string;
+  rate: string;
+  ratio: string;
+  p50: string;
+  p99: string;
+  target: string;
+  met: string;
+}
+const rows: Row[] = [];
+
+function log(message: string): void {
+  console.error(`[bench] ${message}`);
+}
+
+const fmt = (n: number) => (n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toFixed(2));
+
+function httpRow(scenario: string, result: LoadResult, floor: number, unit: number, target: number, targetText: string): void {
+  const rate = result.rps * unit;
+  const ratio = rate / floor;
+  const clean = result.errors === 0 && result.non2xx === 0;
+  rows.push({
+    scenario,
+    rate: `${fmt(rate)}/s${unit > 1 ? ' measurements' : ''}`,
+    ratio: `${ratio.toFixed(2)}×`,
+    p50: `${result.p50} ms`,
+    p99: `${result.p99} ms`,
+    target: targetText,
+    met: ratio >= target && clean ? 'yes' : `no${clean ? '' : ` (${result.errors} errors, ${result.non2xx} non-2xx)`}`,
+  });
+  log(`${scenario}: ${fmt(rate)}/s, ${ratio.toFixed(2)}× floor, p50 ${result.p50} ms, p99 ${result.p99} ms`);
+}
+
+async function floorRates(): Promise<{ get: number; post: number }> {
+  const floor = await startFloor();
+  try {
+    log('floor: GET');
+    const get = await load({ url: `${floor.url}/`, connections, durationS: duration });
+    log('floor: POST');
+    const post = await load({ url: `${floor.url}/`, method: 'POST', body: '{"sensor_id":1,"value":6.4}', connections, durationS: duration });
+    rows.push({ scenario: 'floor: node:http GET', rate: `${fmt(get.rps)}/s`, ratio: '1.00×', p50: `${get.p50} ms`, p99: `${get.p99} ms`, target: '', met: '' });
+    rows.push({ scenario: 'floor: node:http POST', rate: `${fmt(post.rps)}/s`, ratio: '1.00×', p50: `${post.p50} ms`, p99: `${post.p99} ms`, target: '', met: '' });
+    return { get: get.rps, post: post.rps };
+  } finally {
+    await floor.stop();
+  }
+}
+
+const batch = JSON.stringify(Array.from({ length: 100 }, (_, i) => ({ sensor_id: 1 + (i % 3), value: 6 + (i % 10) / 10 })));
+
+async function deviceTraffic(label: string, databaseUrl: string, floor: { get: number; post: number }, minRatio: number): Promise<void> {
+  const service = await startService({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' });
+  try {
+    // A first measurement so that "last" and "state" have something to answer with.
+    await fetch(`${service.url}/measurements`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"sensor_id":1,"value":6.4}' });
+    const target = (ratio: number) => `≥ ${ratio}× floor`;
+    log(`${label}: POST /measurements, one measurement`);
+    httpRow(`${label}: POST /measurements (1)`, await load({ url: `${service.url}/measurements`, method: 'POST', body: '{"sensor_id":1,"value":6.4}', connections, durationS: duration }), floor.post, 1, Math.max(minRatio, label === 'sqlite' ? 0.5 : minRatio), target(label === 'sqlite' ? 0.5 : minRatio));
+    if (label === 'sqlite') {
+      log(`${label}: POST /measurements, batch of 100`);
+      httpRow(`${label}: POST /measurements (100)`, await load({ url: `${service.url}/measurements`, method: 'POST', body: batch, connections, durationS: duration }), floor.post, 100, 10, '≥ 10× floor measurements/s');
+    }
+    log(`${label}: GET /measurements/1/last`);
+    httpRow(`${label}: GET /measurements/{id}/last`, await load({ url: `${service.url}/measurements/1/last`, connections, durationS: duration }), floor.get, 1, label === 'sqlite' ? 0.6 : minRatio, target(label === 'sqlite' ? 0.6 : minRatio));
+    if (label === 'sqlite') {
+      log(`${label}: GET /actuators/1/state`);
+      httpRow(`${label}: GET /actuators/{id}/state`, await load({ url: `${service.url}/actuators/1/state`, connections, durationS: duration }), floor.get, 1, 0.6, target(0.6));
+    }
+  } finally {
+    await service.stop();
+  }
+}
+
+async function postgresAnswers(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+async function main(): Promise<void> {
+  if (!existsSync('dist/server.js')) throw new Error('dist/server.js is missing: run `npm run build` first (npm run bench does)');
+  const started = new Date();
+  const work = mkdtempSync(join(tmpdir(), 'sensorhub-bench-'));
+  try {
+    const floor = await floorRates();
+
+    if (!skip.has('http')) await deviceTraffic('sqlite', `sqlite:${join(work, 'http.db')}`, floor, 0.5);
+
+    if (!skip.has('window')) {
+      for (const size of windowSizes) {
+        const file = join(work, `window-${size}.db`);
+        log(`window: filling ${fmt(size)} rows over 10 sensors`);
+        await fillMeasurements(file, size, 10, log);
+        const result = await windowScenario(`sqlite:${file}`, connections, duration);
+        rows.push({
+          scenario: `sqlite: GET /measurements/{id}?time_delta=P1D, ${fmt(size)} rows`,
+          rate: `${fmt(result.rps)}/s`,
+          ratio: `${(result.rps / floor.get).toFixed(2)}×`,
+          p50: `${result.p50} ms`,
+          p99: `${result.p99} ms`,
+          target: 'p99 flat as rows grow',
+          met: '',
+        });
+        rmSync(file, { force: true });
+      }
+      const p99s = rows.filter((r) => r.scenario.includes('time_delta')).map((r) => parseFloat(r.p99));
+      const flat = p99s.length > 1 && Math.max(...p99s) <= 2 * Math.min(...p99s) + 2;
+      for (const r of rows) if (r.scenario.includes('time_delta')) r.met = flat ? 'yes' : 'no';
+    }
+
+    if (!skip.has('export')) {
+      const file = join(work, 'export.db');
+      log('export: filling 1,000,000 rows');
+      await fillMeasurements(file, 1_000_000, 10, log);
+      const result = await exportScenario(`sqlite:${file}`, file);
+      rows.push({
+        scenario: 'sqlite: GET /measurements/export, 1,000,000 rows',
+        rate: `${result.seconds.toFixed(2)} s (sqlite3 CLI ${result.cliSeconds.toFixed(2)} s)`,
+        ratio: `${(result.seconds / result.cliSeconds).toFixed(2)}× CLI`,
+        p50: '',
+        p99: `peak RSS ${Math.round(result.peakRssMb)} MB`,
+        target: '≤ 3× CLI, < 200 MB',
+        met: result.seconds <= 3 * result.cliSeconds && result.peakRssMb < 200 ? 'yes' : 'no',
+      });
+    }
+
+    if (!skip.has('random')) {
+      const seconds = await randomScenario(`sqlite:${join(work, 'random.db')}`, 1_000_000);
+      rows.push({ scenario: 'sqlite: POST /Measurement/Random 1,000,000', rate: `${seconds.toFixed(2)} s`, ratio: '', p50: '', p99: '', target: '< 10 s', met: seconds < 10 ? 'yes' : 'no' });
+    }
+
+    if (!skip.has('postgres')) {
+      const adminUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+      if (await postgresAnswers(adminUrl)) {
+        const name = `sensorhub_bench_${Date.now()}`;
+        const admin = new pg.Client({ connectionString: adminUrl });
+        await admin.connect();
+        await admin.query(`CREATE DATABASE ${name}`);
+        const url = new URL(adminUrl);
+        url.pathname = `/${name}`;
+        try {
+          await deviceTraffic('postgres', url.toString(), floor, 0.3);
+        } finally {
+          await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+          await admin.end();
+        }
+      } else {
+        log('postgres: not answering, scenarios skipped');
+      }
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+
+  const header = '| scenario | rate | ratio to floor | p50 | p99 | target | met |\n|---|---|---|---|---|---|---|';
+  const table = [header, ...rows.map((r) => `| ${r.scenario} | ${r.rate} | ${r.ratio} | ${r.p50} | ${r.p99} | ${r.target} | ${r.met} |`)].join('\n');
+  console.log(table);
+  const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node.js ${process.version}`;
+  const settings = `${connections} connections, ${duration} s per scenario, autocannon`;
+  appendFileSync(
+    'BENCHMARKS.md',
+    `\n## npm run bench — ${started.toISOString()}\n\nCommand: \`npm run bench\` (${settings}${skip.size ? `; BENCH_SKIP=${[...skip].join(',')}` : ''})  \nMachine: ${machine}\n\n${table}\n`,
+  );
+  log('appended to BENCHMARKS.md');
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
