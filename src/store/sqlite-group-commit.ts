@@ -1,0 +1,89 @@
+import type SQLite from 'better-sqlite3';
+import type { NewMeasurement, StoredMeasurement } from './measurements.js';
+
+interface Job {
+  rows: readonly NewMeasurement[];
+  resolve(rows: StoredMeasurement[]): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Group commit for SQLite ingest: measurement inserts that arrive while the event loop is busy
+ * are written in one transaction, each request in its own savepoint (so one failing request
+ * leaves the others in), and every request is acknowledged only after that transaction commits.
+ * One commit per HTTP request would cap ingest far below what the HTTP layer can carry.
+ *
+ * It shares the connection with the query builder: the flush is synchronous, so nothing can
+ * interleave with it, and it waits while the query builder holds a transaction open on the
+ * connection (it would otherwise become part of that transaction).
+ */
+export function sqliteGroupCommit(sqlite: SQLite.Database, maxRowsPerCommit = 50_000) {
+  const insert = sqlite.prepare('insert into measurements (sensor_id, value, timestamp) values (?, ?, ?)');
+  const insertJob = sqlite.transaction((rows: readonly NewMeasurement[]) =>
+    rows.map((row) => {
+      const { lastInsertRowid } = insert.run(row.sensor_id, row.value, row.timestamp);
+      return { measurement_id: Number(lastInsertRowid), sensor_id: row.sensor_id, value: row.value, timestamp: row.timestamp };
+    }),
+  );
+  let pending: Job[] = [];
+  let scheduled = false;
+
+  function schedule(delayMs: number): void {
+    if (scheduled) return;
+    scheduled = true;
+    if (delayMs === 0) setImmediate(flush);
+    else setTimeout(flush, delayMs);
+  }
+
+  function flush(): void {
+    scheduled = false;
+    if (pending.length === 0) return;
+    if (sqlite.inTransaction) {
+      schedule(1);
+      return;
+    }
+    // Bound one commit's size so a burst of large batches cannot hold the event loop for long.
+    const jobs: Job[] = [];
+    let rows = 0;
+    while (pending.length > 0 && (jobs.length === 0 || rows + pending[0].rows.length <= maxRowsPerCommit)) {
+      const job = pending.shift() as Job;
+      rows += job.rows.length;
+      jobs.push(job);
+    }
+    if (pending.length > 0) schedule(0);
+
+    const results: (StoredMeasurement[] | { error: unknown })[] = [];
+    try {
+      sqlite.transaction(() => {
+        for (const job of jobs) {
+          try {
+            results.push(insertJob(job.rows));
+          } catch (error) {
+            results.push({ error });
+          }
+        }
+      })();
+    } catch (error) {
+      for (const job of jobs) job.reject(error);
+      return;
+    }
+    jobs.forEach((job, i) => {
+      const result = results[i];
+      if (Array.isArray(result)) job.resolve(result);
+      else job.reject(result.error);
+    });
+  }
+
+  return {
+    /** Inserts the rows (all or none of them), resolving once they are committed. */
+    insert(rows: readonly NewMeasurement[]): Promise<StoredMeasurement[]> {
+      if (rows.length === 0) return Promise.resolve([]);
+      return new Promise((resolve, reject) => {
+        pending.push({ rows, resolve, reject });
+        schedule(0);
+      });
+    },
+  };
+}
+
+export type SqliteGroupCommit = ReturnType<typeof sqliteGroupCommit>;
