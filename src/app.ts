@@ -6,6 +6,7 @@ import { registerDocs } from './http/docs.js';
 import { registerErrorHandling } from './http/errors.js';
 import { validatorCompiler } from './http/validation.js';
 import type { RouteDeps } from './routes/deps.js';
+import measurementRoutes from './routes/measurements.js';
 import opsRoutes from './routes/ops.js';
 import prototypeRoutes from './routes/prototypes.js';
 import sensorRoutes from './routes/sensors.js';
@@ -16,6 +17,27 @@ export interface AppOptions {
   /** The clock, injectable so tests need no sleeps. */
   now?: () => number;
   logger?: FastifyServerOptions['logger'];
+}
+
+/**
+ * On close, requests already being handled finish; their connections are then closed instead of
+ * kept alive (a keep-alive connection left idle would hold the close open), and idle ones are
+ * swept until the server has stopped.
+ */
+function registerDraining(app: FastifyInstance): void {
+  let draining = false;
+  let sweeper: NodeJS.Timeout | undefined;
+  app.addHook('onSend', async (_request, reply) => {
+    if (draining) reply.header('connection', 'close');
+  });
+  app.addHook('preClose', async () => {
+    draining = true;
+    sweeper = setInterval(() => app.server.closeIdleConnections(), 50);
+    sweeper.unref();
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(sweeper);
+  });
 }
 
 export async function buildApp(config: Config, store: Store, options: AppOptions = {}): Promise<FastifyInstance> {
@@ -40,6 +62,8 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
     );
   });
 
+  registerDraining(app);
+
   await app.register(cors, {
     origin: config.corsOrigins === '*' ? '*' : config.corsOrigins,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
@@ -53,6 +77,7 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
   await app.register(opsRoutes, deps);
   await app.register(prototypeRoutes, deps);
   await app.register(sensorRoutes, deps);
+  await app.register(measurementRoutes, deps);
 
   return app;
 }

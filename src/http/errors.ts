@@ -96,8 +96,13 @@ function describe(issue: AjvIssue): { msg: string; type: string } {
 /** Ajv's report → FastAPI's `detail` list, one entry per problem, `loc` naming where it is. */
 export function validationIssues(errors: AjvIssue[], context: string): ValidationIssue[] {
   const part = PART[context] ?? context;
-  // A union reports each branch's errors and then "anyOf": the branch errors say more.
-  const specific = errors.filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf');
+  // A union reports each branch's errors and then "anyOf": the branch errors say more. A branch
+  // that failed on the root's type (an object expected, an array given) says nothing useful
+  // when another branch got further into the body.
+  const deeper = errors.some((e) => e.instancePath !== '');
+  const specific = errors.filter(
+    (e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf' && !(deeper && e.keyword === 'type' && e.instancePath === ''),
+  );
   const issues = (specific.length > 0 ? specific : errors).map((issue) => {
     const loc: (string | number)[] = [part, ...pathOf(issue.instancePath)];
     if (issue.keyword === 'required') loc.push(String(issue.params.missingProperty));

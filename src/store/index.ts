@@ -8,6 +8,8 @@ import { prototypeRepository } from './prototypes.js';
 import { seedDefaults } from './seed-defaults.js';
 import { sensorRepository } from './sensors.js';
 import { settingRepository } from './settings.js';
+import type { NewMeasurement, StoredMeasurement } from './measurements.js';
+import { sqliteGroupCommit } from './sqlite-group-commit.js';
 
 /** Every repository, bound either to the store or to one transaction. */
 function repositories(db: Kysely<Database>, dialect: Dialect) {
@@ -24,6 +26,11 @@ export type Repositories = ReturnType<typeof repositories>;
 export interface Store extends Repositories {
   dialect: Dialect;
   db: Kysely<Database>;
+  /**
+   * Records measurements (all or none), resolving once they are committed. On SQLite concurrent
+   * calls share one commit (group commit); on PostgreSQL each call is one multi-row insert.
+   */
+  ingest(rows: readonly NewMeasurement[]): Promise<StoredMeasurement[]>;
   /** Runs `work` in one transaction: everything it writes commits together or not at all. */
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T>;
   /** True when the store answers a trivial query. */
@@ -48,8 +55,11 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions =
     throw error;
   }
 
+  const repos = repositories(db, dialect);
+  const groupCommit = connection.sqlite ? sqliteGroupCommit(connection.sqlite) : undefined;
   return {
-    ...repositories(db, dialect),
+    ...repos,
+    ingest: (rows) => (groupCommit ? groupCommit.insert(rows) : repos.measurements.insertMany(rows)),
     dialect,
     db,
     transaction: (work) => db.transaction().execute((trx) => work(repositories(trx, dialect))),

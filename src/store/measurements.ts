@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import type { TimeWindow } from '../domain/time-window.js';
 import type { Database } from './database.js';
 import type { Dialect } from './dialect.js';
 
@@ -16,29 +17,98 @@ export interface NewMeasurement {
   timestamp: number;
 }
 
+/** Rows per statement: SQLite binds at most 32766 values per statement, three per row here. */
+const ROWS_PER_INSERT = 5_000;
+/** Rows per read when walking a long series: bounded memory, and other queries run in between. */
+const ROWS_PER_PAGE = 5_000;
+
 export function measurementRepository(db: Kysely<Database>, dialect: Dialect) {
+  function inWindow(sensorId: number, window: TimeWindow) {
+    let query = db.selectFrom('measurements').where('sensor_id', '=', sensorId);
+    if (window.start !== undefined) query = query.where('timestamp', '>=', dialect.at(window.start));
+    if (window.end !== undefined) query = query.where('timestamp', window.endInclusive ? '<=' : '<', dialect.at(window.end));
+    return query;
+  }
+
   return {
     /** Inserts the rows in order and returns them with their ids, in the same order. */
     async insertMany(rows: readonly NewMeasurement[]): Promise<StoredMeasurement[]> {
-      if (rows.length === 0) return [];
-      const inserted = await db
-        .insertInto('measurements')
-        .values(rows.map((r) => ({ sensor_id: r.sensor_id, value: r.value, timestamp: dialect.time(r.timestamp) })))
-        .returningAll()
-        .execute();
-      return inserted;
+      const out: StoredMeasurement[] = [];
+      for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+        const chunk = rows.slice(i, i + ROWS_PER_INSERT);
+        const inserted = await db
+          .insertInto('measurements')
+          .values(chunk.map((r) => ({ sensor_id: r.sensor_id, value: r.value, timestamp: dialect.time(r.timestamp) })))
+          .returning(['measurement_id', 'sensor_id', 'value', 'timestamp'])
+          .execute();
+        // Ids are assigned in row order within one statement; sorting restores that order.
+        out.push(...inserted.sort((a, b) => a.measurement_id - b.measurement_id));
+      }
+      return out;
+    },
+
+    /** Inserts a generated series of one sensor (no ids returned: used for bulk generation). */
+    async insertSeries(sensorId: number, timestamps: Float64Array, values: Float64Array): Promise<void> {
+      for (let i = 0; i < timestamps.length; i += ROWS_PER_INSERT) {
+        const end = Math.min(timestamps.length, i + ROWS_PER_INSERT);
+        const rows = [];
+        for (let k = i; k < end; k++) rows.push({ sensor_id: sensorId, value: values[k], timestamp: dialect.time(timestamps[k]) });
+        await db.insertInto('measurements').values(rows).execute();
+      }
+    },
+
+    async deleteAll(): Promise<number> {
+      const result = await db.deleteFrom('measurements').executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
 
     /** The newest measurement of a sensor by timestamp (ties: the highest id). */
     last(sensorId: number): Promise<StoredMeasurement | undefined> {
       return db
         .selectFrom('measurements')
-        .selectAll()
+        .select(['measurement_id', 'sensor_id', 'value', 'timestamp'])
         .where('sensor_id', '=', sensorId)
         .orderBy('timestamp', 'desc')
         .orderBy('measurement_id', 'desc')
         .limit(1)
         .executeTakeFirst();
+    },
+
+    /** How many measurements the window holds, and the first and last timestamps. */
+    async windowSpan(sensorId: number, window: TimeWindow): Promise<{ count: number; first: number; last: number }> {
+      const row = await inWindow(sensorId, window)
+        .select((eb) => [eb.fn.countAll().as('count'), eb.fn.min('timestamp').as('first'), eb.fn.max('timestamp').as('last')])
+        .executeTakeFirstOrThrow();
+      return { count: Number(row.count), first: Number(row.first), last: Number(row.last) };
+    },
+
+    /**
+     * The window's measurements in time order (ties by id), read page by page so that a long
+     * series never sits in memory whole and other queries run between pages.
+     */
+    async *walkWindow(sensorId: number, window: TimeWindow): AsyncGenerator<StoredMeasurement[]> {
+      let after: StoredMeasurement | undefined;
+      for (;;) {
+        let query = inWindow(sensorId, window).select(['measurement_id', 'sensor_id', 'value', 'timestamp']);
+        if (after) {
+          const { timestamp, measurement_id } = after;
+          query = query.where((eb) =>
+            eb.or([
+              eb('timestamp', '>', dialect.at(timestamp)),
+              eb.and([eb('timestamp', '=', dialect.at(timestamp)), eb('measurement_id', '>', measurement_id)]),
+            ]),
+          );
+        }
+        const page = await query.orderBy('timestamp').orderBy('measurement_id').limit(ROWS_PER_PAGE).execute();
+        if (page.length > 0) yield page;
+        if (page.length < ROWS_PER_PAGE) return;
+        after = page[page.length - 1];
+      }
+    },
+
+    async count(): Promise<number> {
+      const row = await db.selectFrom('measurements').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+      return Number(row.n);
     },
   };
 }

@@ -30,6 +30,14 @@ export function sensorRepository(db: Kysely<Database>) {
       return rows.map(toSensor);
     },
 
+    /** Sensors by sensor_id, all of them or those matching the filter. */
+    async list(filter: { sensorIds?: readonly number[]; prototypeId?: number } = {}): Promise<Sensor[]> {
+      let query = db.selectFrom('sensors').selectAll();
+      if (filter.sensorIds) query = query.where('sensor_id', 'in', filter.sensorIds.length ? [...filter.sensorIds] : [-1]);
+      if (filter.prototypeId !== undefined) query = query.where('prototype_id', '=', filter.prototypeId);
+      return (await query.orderBy('sensor_id').execute()).map(toSensor);
+    },
+
     async get(sensorId: number): Promise<Sensor | undefined> {
       const row = await db.selectFrom('sensors').selectAll().where('sensor_id', '=', sensorId).executeTakeFirst();
       return row && toSensor(row);

@@ -1,0 +1,90 @@
+/** Synthetic measurements for demos and dashboard development (POST /Measurement/Random). */
+export interface RandomSeriesOptions {
+  yearly_measurements_ratio: number;
+  dayly_measurements_ratio: number;
+  hourly_measurements_ratio: number;
+  deviation_rate: number;
+  smoothing_factor: number;
+  drift_adjustment: number;
+}
+
+export interface SensorRange {
+  threshold_critically_low: number;
+  threshold_critically_high: number;
+}
+
+export interface Series {
+  timestamps: Float64Array;
+  values: Float64Array;
+}
+
+const HOUR = 3600_000;
+const DAY = 24 * HOUR;
+const YEAR = 365 * DAY;
+
+/** A small seedable generator (mulberry32), so tests can replay a series. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function gaussian(random: () => number): number {
+  // Box-Muller; 1 - u keeps the logarithm finite.
+  const u = 1 - random();
+  const v = random();
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+}
+
+/** How many measurements each sensor gets: the total rounded up to a multiple of the sensor count. */
+export function perSensorCount(total: number, sensors: number): number {
+  return Math.ceil(total / sensors);
+}
+
+/**
+ * Splits a sensor's share into the parts within the last year, day and hour. What the three
+ * ratios leave over (their sum may be below 1) goes to the year, so the share is generated whole.
+ */
+export function splitShare(count: number, options: RandomSeriesOptions): { year: number; day: number; hour: number } {
+  const day = Math.floor(count * options.dayly_measurements_ratio);
+  const hour = Math.floor(count * options.hourly_measurements_ratio);
+  return { year: count - day - hour, day, hour };
+}
+
+/**
+ * One sensor's series in time order: random times within the last year, day and hour, and a
+ * smoothed random walk around the middle of the critical range — a Gaussian step with standard
+ * deviation (critically_high - critically_low) × deviation_rate / 2, pulled toward the middle by
+ * drift_adjustment, exponentially smoothed by smoothing_factor, each step capped at half the
+ * standard deviation, rounded to 2 decimals.
+ */
+export function randomSeries(sensor: SensorRange, count: number, options: RandomSeriesOptions, now: number, random: () => number): Series {
+  const { year, day, hour } = splitShare(count, options);
+  const timestamps = new Float64Array(count);
+  let i = 0;
+  for (const [n, span] of [[year, YEAR], [day, DAY], [hour, HOUR]] as const) {
+    for (let k = 0; k < n; k++) timestamps[i++] = now - Math.floor(random() * span);
+  }
+  timestamps.sort();
+
+  const low = sensor.threshold_critically_low;
+  const high = sensor.threshold_critically_high;
+  const middle = (low + high) / 2;
+  const sd = ((high - low) * options.deviation_rate) / 2;
+  const cap = sd / 2;
+  const values = new Float64Array(count);
+  let current = middle;
+  for (let k = 0; k < count; k++) {
+    const proposal = current + gaussian(random) * sd + (middle - current) * options.drift_adjustment;
+    const smoothed = options.smoothing_factor * current + (1 - options.smoothing_factor) * proposal;
+    const step = Math.max(-cap, Math.min(cap, smoothed - current));
+    current += step;
+    values[k] = Math.round(current * 100) / 100;
+  }
+  return { timestamps, values };
+}
