@@ -6,6 +6,7 @@ import { registerDocs } from './http/docs.js';
 import { registerErrorHandling } from './http/errors.js';
 import { validatorCompiler } from './http/validation.js';
 import type { RouteDeps } from './routes/deps.js';
+import actuatorRoutes from './routes/actuators.js';
 import measurementRoutes from './routes/measurements.js';
 import opsRoutes from './routes/ops.js';
 import prototypeRoutes from './routes/prototypes.js';
@@ -78,6 +79,7 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
   await app.register(prototypeRoutes, deps);
   await app.register(sensorRoutes, deps);
   await app.register(measurementRoutes, deps);
+  await app.register(actuatorRoutes, deps);
 
   return app;
 }

@@ -2,6 +2,7 @@ import { type Kysely, Migrator, sql } from 'kysely';
 import { connect, type PostgresOptions } from './connect.js';
 import type { Database } from './database.js';
 import { type Dialect, dialectFor } from './dialect.js';
+import { actuatorRepository } from './actuators.js';
 import { measurementRepository } from './measurements.js';
 import { migrationProvider } from './migrations/index.js';
 import { prototypeRepository } from './prototypes.js';
@@ -18,6 +19,7 @@ function repositories(db: Kysely<Database>, dialect: Dialect) {
     sensors: sensorRepository(db),
     settings: settingRepository(db),
     measurements: measurementRepository(db, dialect),
+    actuators: actuatorRepository(db, dialect),
   };
 }
 

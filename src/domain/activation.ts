@@ -1,0 +1,73 @@
+/**
+ * Whether a pump should run now. A wrong `true` over-doses a tank, so every rule that can say
+ * "no" is checked before the condition, and the first that matches decides.
+ */
+export type ActivationCondition = 'high' | 'low' | 'low_or_high' | 'always';
+
+export interface ActuatorSettings {
+  enabled: boolean;
+  condition_value: number;
+  activation_condition: ActivationCondition;
+  /** Seconds. */
+  activation_period: number;
+  /** Seconds. */
+  activation_duration: number;
+  /** Epoch ms. */
+  last_activated: number;
+}
+
+export interface LatestReading {
+  value: number;
+  /** Epoch ms. */
+  timestamp: number;
+}
+
+export interface Activation {
+  activate: boolean;
+  status: string;
+  duration: number;
+  period: number;
+}
+
+export const STATUS = {
+  disabled: 'Actuator disabled',
+  noMeasurement: 'No measurement for the sensor',
+  stale: 'Last measurement too old: sensor possibly disconnected',
+  waiting: 'Activation period not elapsed',
+  zeroDuration: 'Activation duration is 0',
+  ok: 'OK',
+} as const;
+
+export function conditionHolds(condition: ActivationCondition, value: number, conditionValue: number): boolean {
+  switch (condition) {
+    case 'high':
+      return value > conditionValue;
+    case 'low':
+      return value < conditionValue;
+    case 'low_or_high':
+      return value < conditionValue || value > conditionValue;
+    case 'always':
+      return true;
+  }
+}
+
+/**
+ * The decision, in order: disabled; no measurement; the newest measurement older than
+ * `staleAfterMs` (a reading exactly `staleAfterMs` old is still fresh); less than
+ * `activation_period` seconds since the last activation (exactly the period is elapsed);
+ * a zero duration; then the condition on the newest value.
+ */
+export function activationFor(actuator: ActuatorSettings, latest: LatestReading | undefined, now: number, staleAfterMs: number): Activation {
+  const decide = (activate: boolean, status: string): Activation => ({
+    activate,
+    status,
+    duration: actuator.activation_duration,
+    period: actuator.activation_period,
+  });
+  if (!actuator.enabled) return decide(false, STATUS.disabled);
+  if (!latest) return decide(false, STATUS.noMeasurement);
+  if (now - latest.timestamp > staleAfterMs) return decide(false, STATUS.stale);
+  if (now - actuator.last_activated < actuator.activation_period * 1000) return decide(false, STATUS.waiting);
+  if (actuator.activation_duration === 0) return decide(false, STATUS.zeroDuration);
+  return decide(conditionHolds(actuator.activation_condition, latest.value, actuator.condition_value), STATUS.ok);
+}

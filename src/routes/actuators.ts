@@ -1,0 +1,154 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { activationFor } from '../domain/activation.js';
+import { notFound } from '../http/errors.js';
+import { Actuator, ActuatorActivation, ActuatorBase, ActuatorIdParams, ActuatorPatch } from '../schemas/actuators.js';
+import { errorResponses } from '../schemas/common.js';
+import { PrototypeIdParams } from '../schemas/prototypes.js';
+import type { StoredActuator } from '../store/actuators.js';
+import type { RouteGroup } from './deps.js';
+
+const tags = ['Actuators'];
+const PATCHABLE = ['actuator_type', 'sensor_id', 'condition_value', 'activation_condition', 'activation_period', 'activation_duration', 'actuator_name', 'enabled'] as const;
+
+const toApi = (a: StoredActuator) => ({ ...a, last_activated: new Date(a.last_activated).toISOString() });
+
+/** The current actuator with the patch's known fields laid over it; last_activated is the service's own. */
+function mergePatch(current: StoredActuator, patch: ActuatorPatch): StoredActuator {
+  const merged = { ...current } as Record<string, unknown>;
+  for (const field of PATCHABLE) if (patch[field] !== undefined) merged[field] = patch[field];
+  return merged as unknown as StoredActuator;
+}
+
+const actuatorRoutes: RouteGroup = async (app, deps) => {
+  const { store, now, config } = deps;
+
+  app.post('/actuators', {
+    config: { access: 'modify' },
+    schema: {
+      tags,
+      summary: 'Post Actuator',
+      operationId: 'postActuator',
+      description: 'Registers a pump on an existing sensor. last_activated starts at the creation time.',
+      body: ActuatorBase,
+      response: { 201: Actuator, ...errorResponses(404, 422) },
+    },
+    handler: async (request, reply) => {
+      const body = request.body;
+      const actuator = await store.transaction(async (tx) => {
+        if (!(await tx.sensors.get(body.sensor_id))) throw notFound(`Sensor ${body.sensor_id} not found`);
+        return tx.actuators.create({
+          ...body,
+          actuator_name: body.actuator_name ?? null,
+          enabled: body.enabled ?? true,
+          last_activated: now(),
+        });
+      });
+      return reply.code(201).send(toApi(actuator));
+    },
+  });
+
+  app.patch('/actuators', {
+    config: { access: 'modify' },
+    schema: {
+      tags,
+      summary: 'Update Actuators',
+      operationId: 'updateActuators',
+      description:
+        'Partial bulk update, all or nothing. Each element names an actuator_id and the fields to change; the whole objects ' +
+        'the dashboard sends back are accepted (last_activated is ignored: only the controller moves it).',
+      body: Type.Array(ActuatorPatch),
+      response: { 200: Type.Array(Actuator), ...errorResponses(404, 422) },
+    },
+    handler: async (request) => {
+      const updated = await store.transaction(async (tx) => {
+        const out: StoredActuator[] = [];
+        for (const patch of request.body) {
+          const current = await tx.actuators.get(patch.actuator_id);
+          if (!current) throw notFound(`Actuator ${patch.actuator_id} not found`);
+          const merged = mergePatch(current, patch);
+          if (merged.sensor_id !== current.sensor_id && !(await tx.sensors.get(merged.sensor_id))) {
+            throw notFound(`Sensor ${merged.sensor_id} not found`);
+          }
+          out.push(await tx.actuators.update(merged));
+        }
+        return out;
+      });
+      return updated.map(toApi);
+    },
+  });
+
+  app.get('/actuators/:actuator_id/state', {
+    config: { access: 'read' },
+    schema: {
+      tags,
+      summary: 'Get Actuator State',
+      operationId: 'getActuatorState',
+      description:
+        'Whether the pump should run now. The first rule that matches decides (status says which): disabled; no measurement; ' +
+        'newest measurement older than STALE_AFTER; less than activation_period seconds since last_activated; duration 0; ' +
+        'otherwise "OK" and the condition on the newest value. A reading exactly STALE_AFTER old is still fresh; a period ' +
+        'exactly elapsed allows activation.',
+      params: ActuatorIdParams,
+      response: { 200: ActuatorActivation, ...errorResponses(404, 422) },
+    },
+    handler: async (request) => {
+      const actuator = await store.actuators.get(request.params.actuator_id);
+      if (!actuator) throw notFound(`Actuator ${request.params.actuator_id} not found`);
+      const latest = await store.measurements.last(actuator.sensor_id);
+      return activationFor(actuator, latest, now(), config.staleAfterMs);
+    },
+  });
+
+  // The controller calls this with no body, an empty form body or an empty JSON body: this route
+  // alone accepts them all (other routes keep answering 415 to forms).
+  await app.register(async (plain) => {
+    const scope = plain.withTypeProvider<TypeBoxTypeProvider>();
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    });
+    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+      try {
+        done(null, body === '' ? {} : JSON.parse(body as string));
+      } catch (error) {
+        (error as { statusCode?: number }).statusCode = 400;
+        done(error as Error, undefined);
+      }
+    });
+    scope.patch('/actuators/:actuator_id/last_activated', {
+      config: { access: 'modify' },
+      schema: {
+        tags,
+        summary: 'Update Actuator Last Activated',
+        operationId: 'updateActuatorLastActivated',
+        description: 'Sets last_activated to now, right after the pump ran. Any body is ignored.',
+        params: ActuatorIdParams,
+        response: { 200: Actuator, ...errorResponses(404, 422) },
+      },
+      handler: async (request) => {
+        const actuator = await store.actuators.markActivated(request.params.actuator_id, now());
+        if (!actuator) throw notFound(`Actuator ${request.params.actuator_id} not found`);
+        return toApi(actuator);
+      },
+    });
+  });
+
+  app.get('/actuators/:prototype_id', {
+    config: { access: 'read' },
+    schema: {
+      tags,
+      summary: 'Actuator',
+      operationId: 'actuator',
+      description: "The prototype's actuators (those whose sensor belongs to it), by actuator_id.",
+      params: PrototypeIdParams,
+      response: { 200: Type.Array(Actuator), ...errorResponses(404, 422) },
+    },
+    handler: async (request) => {
+      const { prototype_id } = request.params;
+      if (!(await store.prototypes.exists(prototype_id))) throw notFound(`Prototype ${prototype_id} not found`);
+      return (await store.actuators.listByPrototype(prototype_id)).map(toApi);
+    },
+  });
+};
+
+export default actuatorRoutes;
