@@ -44,11 +44,11 @@ describe.each(storeKinds())('existing clients against the service (%s)', (kind) 
 
   it('the dashboard reads prototype 0, a 7-day window, and patches back the actuators it was given', async () => {
     service.clock.now = start + 20_000;
-    const sensors = await (await fetch(`${service.url}/sensors/0`)).json();
+    const sensors = (await (await fetch(`${service.url}/sensors/0`)).json()) as { sensor_type: string }[];
     expect(sensors.map((s: { sensor_type: string }) => s.sensor_type)).toEqual(['ec', 'ph', 'temperature']);
     const week = await (await fetch(`${service.url}/measurements/2?time_delta=07d,00:00:00`)).json();
     expect(week).toEqual([expect.objectContaining({ sensor_id: 2, value: 6.4 })]);
-    const actuators = await (await fetch(`${service.url}/actuators/0`)).json();
+    const actuators = (await (await fetch(`${service.url}/actuators/0`)).json()) as Record<string, unknown>[];
     const edited = actuators.map((a: Record<string, unknown>) => ({ ...a, enabled: false }));
     const res = await fetch(`${service.url}/actuators`, {
       method: 'PATCH',
