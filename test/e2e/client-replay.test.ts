@@ -57,6 +57,7 @@ describe.each(storeKinds())('existing clients against the service (%s)', (kind) 
     });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual(actuators.map((a: Record<string, unknown>) => ({ ...a, enabled: false })));
-    expect((await (await fetch(`${service.url}/actuators/1/state`)).json()).status).toBe('Actuator disabled');
+    const state = (await (await fetch(`${service.url}/actuators/1/state`)).json()) as { status: string };
+    expect(state.status).toBe('Actuator disabled');
   });
 });
