@@ -1,6 +1,9 @@
 import cors from '@fastify/cors';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
+import { registerGuard } from './auth/guard.js';
+import { createAuth } from './auth/index.js';
+import type { ThrottleLimits } from './auth/login-throttle.js';
 import type { Config } from './config.js';
 import { registerDocs } from './http/docs.js';
 import { registerErrorHandling } from './http/errors.js';
@@ -11,6 +14,7 @@ import measurementRoutes from './routes/measurements.js';
 import opsRoutes from './routes/ops.js';
 import prototypeRoutes from './routes/prototypes.js';
 import sensorRoutes from './routes/sensors.js';
+import userRoutes from './routes/users.js';
 import type { Store } from './store/index.js';
 import { isStoreUnavailable } from './store/errors.js';
 
@@ -18,6 +22,8 @@ export interface AppOptions {
   /** The clock, injectable so tests need no sleeps. */
   now?: () => number;
   logger?: FastifyServerOptions['logger'];
+  /** Failed-login limits (tests shorten them). */
+  loginLimits?: ThrottleLimits;
 }
 
 /**
@@ -74,12 +80,16 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
   });
   await registerDocs(app);
 
-  const deps: RouteDeps = { config, store, now: options.now ?? Date.now };
+  const now = options.now ?? Date.now;
+  const auth = await createAuth(config, store, now, options.loginLimits);
+  if (config.authMode === 'enforced') registerGuard(app, auth.authenticate, store);
+  const deps: RouteDeps = { config, store, now, auth };
   await app.register(opsRoutes, deps);
   await app.register(prototypeRoutes, deps);
   await app.register(sensorRoutes, deps);
   await app.register(measurementRoutes, deps);
   await app.register(actuatorRoutes, deps);
+  await app.register(userRoutes, deps);
 
   return app;
 }

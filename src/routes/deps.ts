@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Auth } from '../auth/index.js';
 import type { Config } from '../config.js';
 import type { Store } from '../store/index.js';
 
@@ -7,6 +8,7 @@ export interface RouteDeps {
   config: Config;
   store: Store;
   now: () => number;
+  auth: Auth;
 }
 
 export type RouteGroup = FastifyPluginAsyncTypebox<RouteDeps>;

@@ -3,6 +3,7 @@ import { connect, type PostgresOptions } from './connect.js';
 import type { Database } from './database.js';
 import { type Dialect, dialectFor } from './dialect.js';
 import { actuatorRepository } from './actuators.js';
+import { userRepository } from './users.js';
 import { measurementRepository } from './measurements.js';
 import { migrationProvider } from './migrations/index.js';
 import { prototypeRepository } from './prototypes.js';
@@ -20,6 +21,7 @@ function repositories(db: Kysely<Database>, dialect: Dialect) {
     settings: settingRepository(db),
     measurements: measurementRepository(db, dialect),
     actuators: actuatorRepository(db, dialect),
+    users: userRepository(db, dialect),
   };
 }
 

@@ -1,0 +1,42 @@
+import type { FastifyRequest } from 'fastify';
+import { HttpError } from '../http/errors.js';
+import type { Store } from '../store/index.js';
+import type { TokenService } from './tokens.js';
+
+export interface Principal {
+  username: string;
+  /** What the token grants, narrowed to what the user still has. */
+  permissions: number;
+  token: string;
+}
+
+const challenge = { 'WWW-Authenticate': 'Bearer' };
+export const notAuthenticated = () => new HttpError(401, 'Not authenticated', challenge);
+export const invalidCredentials = () => new HttpError(401, 'Could not validate credentials', challenge);
+export const forbidden = () => new HttpError(403, 'Not enough permissions');
+
+export function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1] : '';
+}
+
+/**
+ * The user behind the request's bearer token. Throws 401 without a token, or for one that is
+ * forged, expired, malformed, revoked by logout, or whose user no longer exists.
+ */
+export function authenticator(tokens: TokenService, store: Store, now: () => number) {
+  return async function authenticate(request: FastifyRequest): Promise<Principal> {
+    const token = bearerToken(request);
+    if (token === undefined) throw notAuthenticated();
+    const claims = token ? await tokens.verify(token, now()) : undefined;
+    if (!claims) throw invalidCredentials();
+    const user = await store.users.get(claims.sub);
+    if (!user) throw invalidCredentials();
+    if (user.tokens_valid_after !== null && claims.iat_ms <= user.tokens_valid_after) throw invalidCredentials();
+    return { username: user.username, permissions: claims.permissions & user.permissions, token };
+  };
+}
+
+export type Authenticate = ReturnType<typeof authenticator>;

@@ -1,0 +1,174 @@
+import { sql } from 'kysely';
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startService, type TestService } from '../helpers/service.js';
+import { storeKinds } from '../helpers/stores.js';
+
+const form = (fields: Record<string, string>) => ({
+  raw: new URLSearchParams(fields).toString(),
+  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+});
+const multipart = (fields: Record<string, string>) => {
+  const body = new FormData();
+  for (const [k, v] of Object.entries(fields)) body.append(k, v);
+  return body;
+};
+
+describe.each(storeKinds())('users and tokens, open mode (%s)', (kind) => {
+  let service: TestService;
+  const T0 = Date.now();
+  beforeAll(async () => {
+    service = await startService(kind);
+    service.clock.now = T0;
+  });
+  afterAll(() => service?.close());
+
+  const login = (fields: Record<string, string>) => service.request('POST', '/token', form(fields));
+  const usersRows = async () => (await sql<Record<string, unknown>>`select * from users order by username`.execute(service.store.db)).rows;
+
+  it('creates a user from a form and answers 201 with a bearer token', async () => {
+    const res = await service.request('POST', '/users/new/', form({ username: 'ana', password: 'correct horse' }));
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ access_token: expect.any(String), token_type: 'bearer' });
+    const items = await service.get('/users/items/', { token: res.body.access_token });
+    expect(items.body).toEqual({ token: res.body.access_token });
+  });
+
+  it('keeps no clear-text password, only an argon2id hash', async () => {
+    const rows = await usersRows();
+    expect(JSON.stringify(rows)).not.toContain('correct horse');
+    expect(rows[0].password_hash).toMatch(/^\$argon2id\$/);
+  });
+
+  it('makes the first user an administrator and later ones read|modify', async () => {
+    const claims = async (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString());
+    const first = await login({ username: 'ana', password: 'correct horse' });
+    expect((await claims(first.body.access_token)).permissions).toBe(15);
+    const second = await service.request('POST', '/users/new', form({ username: 'bo', password: 'battery staple' }));
+    const payload = await claims(second.body.access_token);
+    expect(payload).toMatchObject({ sub: 'bo', permissions: 6, jti: expect.any(String) });
+    expect(payload.exp - payload.iat).toBe(60 * 60);
+  });
+
+  it('logs in with a form, multipart or JSON body, ignoring the other OAuth2 fields', async () => {
+    const viaForm = await login({ username: 'ana', password: 'correct horse', grant_type: 'password', scope: '', client_id: 'x' });
+    expect(viaForm.status).toBe(200);
+    const viaMultipart = await fetch(`${service.url}/token`, { method: 'POST', body: multipart({ username: 'ana', password: 'correct horse' }) });
+    expect(viaMultipart.status).toBe(200);
+    const viaJson = await service.post('/token', { username: 'ana', password: 'correct horse' });
+    expect(viaJson.status).toBe(200);
+    expect(viaJson.body.token_type).toBe('bearer');
+  });
+
+  it('answers 401 with WWW-Authenticate for a wrong password or an unknown user', async () => {
+    for (const fields of [{ username: 'ana', password: 'wrong one' }, { username: 'nobody', password: 'whatever1' }]) {
+      const res = await login(fields);
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ detail: 'Incorrect username or password' });
+      expect(res.headers.get('www-authenticate')).toBe('Bearer');
+    }
+  });
+
+  it('takes about the same time for an unknown user as for a wrong password', async () => {
+    const time = async (fields: Record<string, string>) => {
+      const started = performance.now();
+      await login(fields);
+      return performance.now() - started;
+    };
+    service.clock.now = T0 + 3600_000;
+    const wrong: number[] = [];
+    const unknown: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      wrong.push(await time({ username: 'bo', password: `nope-${i}-xyz` }));
+      unknown.push(await time({ username: `ghost${i}`, password: 'nope-xyz' }));
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[1];
+    expect(median(unknown)).toBeGreaterThan(median(wrong) * 0.5);
+    expect(median(unknown)).toBeLessThan(median(wrong) * 2);
+    service.clock.now = T0;
+  });
+
+  it.each([
+    ['a short password', { username: 'cy', password: 'short' }, ['body', 'password']],
+    ['a missing password', { username: 'cy' }, ['body', 'password']],
+    ['a missing username', { password: 'long enough' }, ['body', 'username']],
+    ['a username over 64 characters', { username: 'u'.repeat(65), password: 'long enough' }, ['body', 'username']],
+  ])('refuses %s with 422 and creates nobody', async (_name, fields, loc) => {
+    const before = await usersRows();
+    const res = await service.request('POST', '/users/new/', form(fields as Record<string, string>));
+    expect(res.status).toBe(422);
+    expect(res.body.detail).toEqual(expect.arrayContaining([expect.objectContaining({ loc })]));
+    expect(await usersRows()).toEqual(before);
+  });
+
+  it('answers 409 for a taken username and keeps the original password', async () => {
+    const res = await service.request('POST', '/users/new/', form({ username: 'ana', password: 'another password' }));
+    expect(res.status).toBe(409);
+    expect((await login({ username: 'ana', password: 'correct horse' })).status).toBe(200);
+  });
+
+  it('logout revokes every token issued before it, not those issued after', async () => {
+    service.clock.now = T0 + 10_000;
+    const a = (await login({ username: 'bo', password: 'battery staple' })).body.access_token;
+    service.clock.now = T0 + 10_500;
+    const b = (await login({ username: 'bo', password: 'battery staple' })).body.access_token;
+    service.clock.now = T0 + 11_000;
+    const out = await service.request('POST', '/users/logout/', { token: b });
+    expect(out.status).toBe(200);
+    expect(out.body).toEqual({ message: 'Logged out' });
+    expect((await service.get('/users/items/', { token: a })).status).toBe(401);
+    expect((await service.get('/users/items/', { token: b })).status).toBe(401);
+    service.clock.now = T0 + 11_001;
+    const c = (await login({ username: 'bo', password: 'battery staple' })).body.access_token;
+    expect((await service.get('/users/items/', { token: c })).status).toBe(200);
+    service.clock.now = T0;
+  });
+
+  it('refuses forged, expired, malformed and missing tokens with 401', async () => {
+    const good = (await login({ username: 'ana', password: 'correct horse' })).body.access_token;
+    const forged = await new SignJWT({ permissions: 15, iat_ms: T0 })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('ana')
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .setJti('x')
+      .sign(new TextEncoder().encode('not-the-secret-not-the-secret-not-the-secret'));
+    const [h, , s] = good.split('.');
+    const tampered = `${h}.${Buffer.from(JSON.stringify({ sub: 'ana', permissions: 15, iat_ms: T0, exp: 9e9 })).toString('base64url')}.${s}`;
+    for (const token of [forged, tampered, 'not.a.jwt', 'garbage']) {
+      const res = await service.get('/users/items/', { token });
+      expect(res.status, token).toBe(401);
+      expect(res.headers.get('www-authenticate')).toBe('Bearer');
+    }
+    expect((await service.get('/users/items/')).status).toBe(401);
+    expect((await service.request('POST', '/users/logout/')).status).toBe(401);
+    expect((await service.get('/users/items/', { headers: { authorization: 'Basic YTpi' } })).status).toBe(401);
+    service.clock.now = T0 + 61 * 60_000;
+    expect((await service.get('/users/items/', { token: good })).status).toBe(401);
+    service.clock.now = T0;
+  });
+
+  it('refuses a token of a removed user', async () => {
+    await service.request('POST', '/users/new/', form({ username: 'gone', password: 'soon gone' }));
+    const token = (await login({ username: 'gone', password: 'soon gone' })).body.access_token;
+    await service.store.users.remove('gone');
+    expect((await service.get('/users/items/', { token })).status).toBe(401);
+  });
+
+  it('refuses repeated failed logins with 429 for a while, then lets the right password in', async () => {
+    service.clock.now = T0 + 24 * 3600_000;
+    await service.request('POST', '/users/new/', form({ username: 'dee', password: 'right password' }));
+    for (let i = 0; i < 5; i++) expect((await login({ username: 'dee', password: `wrong ${i}` })).status).toBe(401);
+    const blocked = await login({ username: 'dee', password: 'right password' });
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+    service.clock.now = T0 + 24 * 3600_000 + 15 * 60_000 + 1;
+    expect((await login({ username: 'dee', password: 'right password' })).status).toBe(200);
+    service.clock.now = T0;
+  });
+
+  it('lets every other route work without a token in open mode', async () => {
+    expect((await service.get('/prototypes')).status).toBe(200);
+    expect((await service.post('/measurements', { sensor_id: 1, value: 1 })).status).toBe(201);
+  });
+});

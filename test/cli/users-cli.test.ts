@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run, spawnService } from '../helpers/process.js';
+import { type ScratchDatabase, scratchDatabase } from '../helpers/stores.js';
+
+describe('users command-line tool', () => {
+  let database: ScratchDatabase;
+  const users = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'src/cli/users.ts', ...args], { env: { DATABASE_URL: database.url } });
+  beforeAll(async () => {
+    database = await scratchDatabase('sqlite');
+  });
+  afterAll(() => database?.drop());
+
+  it('adds a device, prints its token, and the service accepts it for what it may do', async () => {
+    const added = await users('add', 'tank-pi', '--permissions', 'post_measurements');
+    expect(added.code).toBe(0);
+    expect(added.stdout).toContain('added tank-pi (post_measurements)');
+    expect(added.stdout).toMatch(/password: \S{12,}/);
+    const token = await users('token', 'tank-pi', '--days', '365');
+    expect(token.code).toBe(0);
+    const jwt = token.stdout.trim();
+    const payload = JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString());
+    expect(payload.exp - payload.iat).toBe(365 * 24 * 3600);
+
+    const service = await spawnService({ DATABASE_URL: database.url, AUTH_MODE: 'enforced' });
+    try {
+      const post = await fetch(`${service.url}/measurements`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${jwt}` },
+        body: JSON.stringify({ sensor_id: '2', value: 6.4 }),
+      });
+      expect(post.status).toBe(201);
+      const write = await fetch(`${service.url}/prototypes`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${jwt}` },
+        body: JSON.stringify({ prototype_id: 1, prototype_name: 'x' }),
+      });
+      expect(write.status).toBe(403);
+    } finally {
+      await service.stop();
+    }
+  });
+
+  it('lists, changes permissions and removes users', async () => {
+    expect((await users('add', 'ana', '--password', 'long enough')).code).toBe(0);
+    expect((await users('set-permissions', 'ana', 'read,admin')).stdout).toContain('ana: read, admin');
+    const list = await users('list');
+    expect(list.stdout).toMatch(/ana\tread,admin/);
+    expect(list.stdout).toMatch(/tank-pi\tpost_measurements/);
+    expect((await users('remove', 'ana')).code).toBe(0);
+    expect((await users('list')).stdout).not.toContain('ana');
+  });
+
+  it('refuses with exit 1 and a message, or 2 for wrong usage', async () => {
+    const duplicate = await users('add', 'tank-pi');
+    expect(duplicate.code).toBe(1);
+    expect(duplicate.stderr).toContain('already exists');
+    expect((await users('token', 'nobody')).code).toBe(1);
+    expect((await users('add', 'x', '--permissions', 'fly')).stderr).toContain('unknown permission "fly"');
+    expect((await users('add', 'x', '--password', 'short')).code).toBe(1);
+    const usage = await users('frobnicate');
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain('Usage:');
+    expect((await users('--help')).stdout).toContain('set-permissions');
+  });
+});
