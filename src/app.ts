@@ -12,6 +12,7 @@ import type { RouteDeps } from './routes/deps.js';
 import actuatorRoutes from './routes/actuators.js';
 import measurementRoutes from './routes/measurements.js';
 import opsRoutes from './routes/ops.js';
+import pictureRoutes from './routes/picture.js';
 import prototypeRoutes from './routes/prototypes.js';
 import sensorRoutes from './routes/sensors.js';
 import userRoutes from './routes/users.js';
@@ -90,6 +91,7 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
   await app.register(measurementRoutes, deps);
   await app.register(actuatorRoutes, deps);
   await app.register(userRoutes, deps);
+  await app.register(pictureRoutes, deps);
 
   return app;
 }

@@ -3,6 +3,7 @@ import { connect, type PostgresOptions } from './connect.js';
 import type { Database } from './database.js';
 import { type Dialect, dialectFor } from './dialect.js';
 import { actuatorRepository } from './actuators.js';
+import { pictureRepository } from './pictures.js';
 import { userRepository } from './users.js';
 import { measurementRepository } from './measurements.js';
 import { migrationProvider } from './migrations/index.js';
@@ -22,6 +23,7 @@ function repositories(db: Kysely<Database>, dialect: Dialect) {
     measurements: measurementRepository(db, dialect),
     actuators: actuatorRepository(db, dialect),
     users: userRepository(db, dialect),
+    pictures: pictureRepository(db, dialect),
   };
 }
 
