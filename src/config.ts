@@ -18,6 +18,12 @@ export interface Config {
   seedDefaults: boolean;
   bodyLimitBytes: number;
   logLevel: LogLevel;
+  /** PostgreSQL only: connections per process. */
+  databasePoolSize: number;
+  /** PostgreSQL only: how long to wait for a connection before answering 503. */
+  databaseConnectTimeoutMs: number;
+  /** PostgreSQL only: the longest a statement may run (server and client side). */
+  databaseStatementTimeoutMs: number;
 }
 
 /** A bad configuration value: the message names the variable, so the operator knows what to fix. */
@@ -121,5 +127,8 @@ export function loadConfig(env: Env = process.env): Config {
     seedDefaults: boolean(env, 'SEED_DEFAULTS', true),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
+    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
+    databaseConnectTimeoutMs: integer(env, 'DATABASE_CONNECT_TIMEOUT_MS', 5000, 100, 600_000),
+    databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 60_000, 100, 24 * 3600_000),
   };
 }

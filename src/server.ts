@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { openStore } from './store/index.js';
+import { openStore, storeOptions } from './store/index.js';
 
 /** Starts the service: read the configuration, open the store, listen; drain and close on SIGTERM. */
 async function main(): Promise<void> {
   if (existsSync('.env')) process.loadEnvFile('.env');
   const config = loadConfig();
-  const store = await openStore(config.databaseUrl, { seedDefaults: config.seedDefaults });
+  const store = await openStore(config.databaseUrl, storeOptions(config));
   const app = await buildApp(config, store);
 
   let closing = false;

@@ -8,7 +8,7 @@ import { generatePassword, hashPassword } from '../auth/passwords.js';
 import { NEW_USER_PERMISSIONS, parsePermissions, permissionNames } from '../auth/permissions.js';
 import { tokenSecret, tokenService } from '../auth/tokens.js';
 import { ConfigError, loadConfig } from '../config.js';
-import { openStore, type Store } from '../store/index.js';
+import { openStore, type Store, storeOptions } from '../store/index.js';
 
 const HELP = `Usage: npm run users -- <command> [options]
 
@@ -116,7 +116,7 @@ async function main(): Promise<number> {
   let store: Store | undefined;
   try {
     const config = loadConfig();
-    store = await openStore(config.databaseUrl, { seedDefaults: config.seedDefaults });
+    store = await openStore(config.databaseUrl, storeOptions(config));
     await run(store, process.argv.slice(2), config.tokenTtlMinutes, config.tokenSecret);
     return 0;
   } catch (error) {

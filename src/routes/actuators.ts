@@ -62,6 +62,7 @@ const actuatorRoutes: RouteGroup = async (app, deps) => {
     },
     handler: async (request) => {
       const updated = await store.transaction(async (tx) => {
+        await tx.actuators.lock(request.body.map((patch) => patch.actuator_id));
         const out: StoredActuator[] = [];
         for (const patch of request.body) {
           const current = await tx.actuators.get(patch.actuator_id);

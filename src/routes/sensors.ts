@@ -81,6 +81,7 @@ const sensorRoutes: RouteGroup = async (app, { store }) => {
     },
     handler: async (request) => {
       return store.transaction(async (tx) => {
+        await tx.sensors.lock(request.body.map((patch) => patch.sensor_id));
         const updated: Sensor[] = [];
         for (const [index, patch] of request.body.entries()) {
           const current = await tx.sensors.get(patch.sensor_id);

@@ -43,6 +43,12 @@ export function actuatorRepository(db: Kysely<Database>, dialect: Dialect) {
   });
 
   return {
+    /** Inside a transaction, locks these actuators' rows in id order (see the sensors' `lock`). */
+    async lock(actuatorIds: readonly number[]): Promise<void> {
+      if (dialect.kind !== 'postgres' || actuatorIds.length === 0) return;
+      await db.selectFrom('actuators').select('actuator_id').where('actuator_id', 'in', [...new Set(actuatorIds)]).orderBy('actuator_id').forUpdate().execute();
+    },
+
     async get(actuatorId: number): Promise<StoredActuator | undefined> {
       const row = await db.selectFrom('actuators').selectAll().where('actuator_id', '=', actuatorId).executeTakeFirst();
       return row && toActuator(row);

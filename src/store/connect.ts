@@ -57,16 +57,23 @@ export interface PostgresOptions {
 
 function openPostgres(databaseUrl: string, options: PostgresOptions = {}): Connection {
   setPgTypeParsers();
+  const statementTimeout = options.statementTimeoutMs ?? 60_000;
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: options.poolSize ?? 10,
+    // No request waits forever: not for a connection, not for the server (statement_timeout), not
+    // for a server that stopped answering mid-query (query_timeout, a little later, client side).
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
     idleTimeoutMillis: 30_000,
-    statement_timeout: options.statementTimeoutMs ?? 30_000,
+    statement_timeout: statementTimeout,
+    query_timeout: statementTimeout + 5000,
+    keepAlive: true,
     options: '-c TimeZone=UTC',
   });
   // A connection dropped while idle in the pool must not crash the process; the next query reconnects.
   pool.on('error', () => {});
+  // The same for a connection that breaks while checked out: its query fails and says so.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, cursor: Cursor }) });
   return { kind: 'postgres', db, pool };
 }

@@ -1,24 +1,24 @@
 import { type Kysely, Migrator, sql } from 'kysely';
-import { connect, type PostgresOptions } from './connect.js';
+import type { Config } from '../config.js';
+import { actuatorRepository } from './actuators.js';
+import { connect, type Connection, type PostgresOptions } from './connect.js';
 import type { Database } from './database.js';
 import { type Dialect, dialectFor } from './dialect.js';
-import { actuatorRepository } from './actuators.js';
-import { pictureRepository } from './pictures.js';
-import { userRepository } from './users.js';
-import { measurementRepository } from './measurements.js';
+import { measurementRepository, type NewMeasurement, type StoredMeasurement } from './measurements.js';
 import { migrationProvider } from './migrations/index.js';
+import { pictureRepository } from './pictures.js';
 import { prototypeRepository } from './prototypes.js';
 import { seedDefaults } from './seed-defaults.js';
 import { sensorRepository } from './sensors.js';
 import { settingRepository } from './settings.js';
-import type { NewMeasurement, StoredMeasurement } from './measurements.js';
 import { sqliteGroupCommit } from './sqlite-group-commit.js';
+import { userRepository } from './users.js';
 
 /** Every repository, bound either to the store or to one transaction. */
 function repositories(db: Kysely<Database>, dialect: Dialect) {
   return {
     prototypes: prototypeRepository(db),
-    sensors: sensorRepository(db),
+    sensors: sensorRepository(db, dialect),
     settings: settingRepository(db),
     measurements: measurementRepository(db, dialect),
     actuators: actuatorRepository(db, dialect),
@@ -37,7 +37,11 @@ export interface Store extends Repositories {
    * calls share one commit (group commit); on PostgreSQL each call is one multi-row insert.
    */
   ingest(rows: readonly NewMeasurement[]): Promise<StoredMeasurement[]>;
-  /** Runs `work` in one transaction: everything it writes commits together or not at all. */
+  /**
+   * Runs `work` in one transaction: everything it writes commits together or not at all. On
+   * PostgreSQL a transaction that lost a deadlock or a serialization conflict to a concurrent
+   * writer is run again (a few times), so concurrent bulk updates all succeed.
+   */
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T>;
   /** True when the store answers a trivial query. */
   ping(): Promise<boolean>;
@@ -48,14 +52,60 @@ export interface OpenStoreOptions extends PostgresOptions {
   seedDefaults?: boolean;
 }
 
+export function storeOptions(config: Config): OpenStoreOptions {
+  return {
+    seedDefaults: config.seedDefaults,
+    poolSize: config.databasePoolSize,
+    connectTimeoutMs: config.databaseConnectTimeoutMs,
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
+  };
+}
+
+/** Any number: it only has to be the same for every process of this service. */
+const STARTUP_LOCK = 0x5e_2507;
+
+/**
+ * Migrations and default data, once per store. On PostgreSQL several processes may start at the
+ * same moment: a session advisory lock, held on a connection of its own, makes them take turns,
+ * so the second finds the schema migrated and the defaults in place.
+ */
+async function prepare(connection: Connection, dialect: Dialect, seed: boolean): Promise<void> {
+  const { db } = connection;
+  const run = async () => {
+    const { error } = await new Migrator({ db, provider: migrationProvider(connection.kind) }).migrateToLatest();
+    if (error) throw error;
+    if (seed) await seedDefaults(db, dialect);
+  };
+  if (!connection.pool) return run();
+  const lockHolder = await connection.pool.connect();
+  try {
+    await lockHolder.query('select pg_advisory_lock($1)', [STARTUP_LOCK]);
+    await run();
+  } finally {
+    await lockHolder.query('select pg_advisory_unlock($1)', [STARTUP_LOCK]).catch(() => {});
+    lockHolder.release();
+  }
+}
+
+const RETRYABLE = new Set(['40P01', '40001']);
+
+async function withRetry<T>(attempt: () => Promise<T>, tries = 5): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (i >= tries || !RETRYABLE.has((error as { code?: string }).code ?? '')) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * i));
+    }
+  }
+}
+
 export async function openStore(databaseUrl: string, options: OpenStoreOptions = {}): Promise<Store> {
   const connection = connect(databaseUrl, options);
   const { db } = connection;
   const dialect = dialectFor(connection.kind);
   try {
-    const { error } = await new Migrator({ db, provider: migrationProvider(connection.kind) }).migrateToLatest();
-    if (error) throw error;
-    if (options.seedDefaults ?? true) await seedDefaults(db, dialect);
+    await prepare(connection, dialect, options.seedDefaults ?? true);
   } catch (error) {
     await db.destroy();
     throw error;
@@ -65,10 +115,10 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions =
   const groupCommit = connection.sqlite ? sqliteGroupCommit(connection.sqlite) : undefined;
   return {
     ...repos,
-    ingest: (rows) => (groupCommit ? groupCommit.insert(rows) : repos.measurements.insertMany(rows)),
     dialect,
     db,
-    transaction: (work) => db.transaction().execute((trx) => work(repositories(trx, dialect))),
+    ingest: (rows) => (groupCommit ? groupCommit.insert(rows) : repos.measurements.insertMany(rows)),
+    transaction: (work) => withRetry(() => db.transaction().execute((trx) => work(repositories(trx, dialect)))),
     async ping() {
       try {
         await sql`select 1`.execute(db);

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Sensor, SensorBase } from '../schemas/sensors.js';
 import type { Database, SensorTable } from './database.js';
+import type { Dialect } from './dialect.js';
 
 function toSensor(row: Selectable<SensorTable>): Sensor {
   return { ...row, sensor_type: row.sensor_type as Sensor['sensor_type'] };
@@ -18,8 +19,18 @@ function columns(sensor: SensorBase) {
   };
 }
 
-export function sensorRepository(db: Kysely<Database>) {
+export function sensorRepository(db: Kysely<Database>, dialect: Dialect) {
   return {
+    /**
+     * Inside a transaction, locks these sensors' rows in id order before a bulk update, so that
+     * concurrent bulk updates queue instead of deadlocking. SQLite locks the whole store for a
+     * write transaction already.
+     */
+    async lock(sensorIds: readonly number[]): Promise<void> {
+      if (dialect.kind !== 'postgres' || sensorIds.length === 0) return;
+      await db.selectFrom('sensors').select('sensor_id').where('sensor_id', 'in', [...new Set(sensorIds)]).orderBy('sensor_id').forUpdate().execute();
+    },
+
     async listByPrototype(prototypeId: number): Promise<Sensor[]> {
       const rows = await db
         .selectFrom('sensors')

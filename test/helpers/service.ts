@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import type { StoreKind } from '../../src/store/dialect.js';
-import { openStore, type Store } from '../../src/store/index.js';
+import { openStore, type Store, storeOptions } from '../../src/store/index.js';
 import { type ScratchDatabase, scratchDatabase } from './stores.js';
 
 export interface Reply<T = any> {
@@ -47,7 +47,7 @@ export interface StartOptions {
 export async function startService(kind: StoreKind, options: StartOptions = {}): Promise<TestService> {
   const database = options.database ?? (await scratchDatabase(kind));
   const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', ...options.env });
-  const store = await openStore(config.databaseUrl, { seedDefaults: config.seedDefaults });
+  const store = await openStore(config.databaseUrl, storeOptions(config));
   const clock: { now: number | undefined } = { now: undefined };
   const app = await buildApp(config, store, { now: () => clock.now ?? Date.now(), logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PNG } from '../helpers/images.js';
+import { run } from '../helpers/process.js';
+import { startService } from '../helpers/service.js';
+import { type ScratchDatabase, scratchDatabase } from '../helpers/stores.js';
+
+describe.runIf(process.env.TEST_DATABASE_URL)('copying a SQLite store into PostgreSQL', () => {
+  let source: ScratchDatabase;
+  let target: ScratchDatabase;
+  let token: string;
+  let before: { sensors: unknown; export: string; actuators: unknown };
+  beforeAll(async () => {
+    source = await scratchDatabase('sqlite');
+    target = await scratchDatabase('postgres');
+    const service = await startService('sqlite', { database: source });
+    await service.post('/prototypes', { prototype_id: 4, prototype_name: 'Serre "Nord", 2' });
+    await service.post('/sensors/', { sensor_type: 'oxygen', prototype_id: 4, sensor_unit: 'mg/L', threshold_critically_low: 1, threshold_low: 2, threshold_high: 3, threshold_critically_high: 4 });
+    await service.patch('/actuators', [{ actuator_id: 1, enabled: false, actuator_name: 'acid' }]);
+    await service.post('/Measurement/Random', { nb_measurements: 12_000 });
+    await service.request('PUT', '/picture', { raw: PNG, headers: { 'content-type': 'image/png' } });
+    const created = await service.request('POST', '/users/new/', { raw: 'username=ops&password=long%20enough', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    token = created.body.access_token;
+    before = {
+      sensors: (await service.get('/sensors/4')).body,
+      export: (await service.get('/measurements/export')).text,
+      actuators: (await service.get('/actuators/0')).body,
+    };
+    await service.close();
+  });
+  afterAll(async () => {
+    await source?.drop();
+    await target?.drop();
+  });
+
+  const copy = (...extra: string[]) => run(process.execPath, ['--import', 'tsx', 'src/cli/copy-store.ts', '--from', source.url, '--to', target.url, ...extra]);
+
+  it('copies everything, with progress, and the service on PostgreSQL answers as before', async () => {
+    const result = await copy();
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('measurements 12,000/12,000');
+    expect(result.stdout).toMatch(/counts verified/);
+
+    const service = await startService('postgres', { database: target });
+    try {
+      expect((await service.get('/sensors/4')).body).toEqual(before.sensors);
+      expect((await service.get('/actuators/0')).body).toEqual(before.actuators);
+      expect((await service.get('/measurements/export')).text).toBe(before.export);
+      expect((await service.get('/users/items/', { token })).status).toBe(200);
+      const picture = await fetch(`${service.url}/picture`);
+      expect(Buffer.from(await picture.arrayBuffer()).equals(PNG)).toBe(true);
+      // New ids continue after the copied ones.
+      const sensor = await service.post('/sensors/', { sensor_type: 'ph', prototype_id: 4, sensor_unit: 'pH', threshold_critically_low: 0, threshold_low: 1, threshold_high: 2, threshold_critically_high: 3 });
+      expect(sensor.status).toBe(201);
+      expect(sensor.body.sensor_id).toBe(5);
+      const m = await service.post('/measurements', { sensor_id: 5, value: 7 });
+      expect(m.body.measurement_id).toBeGreaterThan(12_000);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('refuses a target that is not empty unless --force', async () => {
+    const refused = await copy();
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('not empty');
+    const forced = await copy('--force');
+    expect(forced.code, forced.stderr).toBe(0);
+    expect((await run(process.execPath, ['--import', 'tsx', 'src/cli/copy-store.ts', '--from', source.url])).code).toBe(2);
+  });
+});

@@ -1,0 +1,107 @@
+import { createServer, type Server, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startService, type TestService } from '../helpers/service.js';
+import { type ScratchDatabase, scratchDatabase } from '../helpers/stores.js';
+
+/** A TCP proxy in front of PostgreSQL that a test can cut and restore, standing for the database going away. */
+function databaseProxy(target: URL) {
+  let server: Server | undefined;
+  const sockets = new Set<Socket>();
+  let port = 0;
+  const open = () =>
+    new Promise<void>((resolve) => {
+      server = createServer((client) => {
+        const upstream = new Socket();
+        sockets.add(client);
+        sockets.add(upstream);
+        upstream.connect(Number(target.port || 5432), target.hostname, () => {
+          client.pipe(upstream);
+          upstream.pipe(client);
+        });
+        const drop = () => {
+          client.destroy();
+          upstream.destroy();
+          sockets.delete(client);
+          sockets.delete(upstream);
+        };
+        client.on('error', drop).on('close', drop);
+        upstream.on('error', drop).on('close', drop);
+      });
+      server.listen(port, '127.0.0.1', () => {
+        port = (server!.address() as AddressInfo).port;
+        resolve();
+      });
+    });
+  return {
+    open,
+    get port() {
+      return port;
+    },
+    async cut() {
+      await new Promise<void>((resolve) => {
+        server?.close(() => resolve());
+        for (const s of sockets) s.destroy();
+        sockets.clear();
+      });
+    },
+  };
+}
+
+describe.runIf(process.env.TEST_DATABASE_URL)('when PostgreSQL goes away and comes back', () => {
+  let database: ScratchDatabase;
+  let service: TestService;
+  let proxy: ReturnType<typeof databaseProxy>;
+  beforeAll(async () => {
+    database = await scratchDatabase('postgres');
+    const url = new URL(database.url);
+    proxy = databaseProxy(url);
+    await proxy.open();
+    const viaProxy = new URL(database.url);
+    viaProxy.hostname = '127.0.0.1';
+    viaProxy.port = String(proxy.port);
+    service = await startService('postgres', {
+      database: { url: viaProxy.toString(), drop: async () => {} },
+      env: { DATABASE_CONNECT_TIMEOUT_MS: '1000' },
+    });
+  });
+  afterAll(async () => {
+    await service?.close();
+    await proxy?.cut();
+    await database?.drop();
+  });
+
+  it('answers 503 with a clear detail while it is gone, and recovers by itself', async () => {
+    expect((await service.get('/prototypes')).status).toBe(200);
+    await proxy.cut();
+
+    const started = performance.now();
+    const down = await service.get('/prototypes');
+    expect(down.status).toBe(503);
+    expect(down.body).toEqual({ detail: 'Database unavailable, try again shortly.' });
+    expect(down.headers.get('retry-after')).toBe('5');
+    expect((await service.post('/measurements', { sensor_id: 1, value: 1 })).status).toBe(503);
+    const health = await service.get('/healthz');
+    expect(health.status).toBe(503);
+    expect(performance.now() - started).toBeLessThan(5000);
+
+    await proxy.open();
+    expect((await service.get('/prototypes')).status).toBe(200);
+    expect((await service.get('/healthz')).body).toEqual({ status: 'ok' });
+    expect((await service.post('/measurements', { sensor_id: 1, value: 2 })).status).toBe(201);
+  });
+
+  it('recovers when the server terminates its connections', async () => {
+    expect((await service.get('/prototypes')).status).toBe(200);
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    const name = new URL(database.url).pathname.slice(1);
+    await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
+    await admin.end();
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await service.get('/prototypes')).status);
+    expect(statuses.every((s) => s === 200 || s === 503)).toBe(true);
+    expect(statuses.at(-1)).toBe(200);
+  });
+});
