@@ -18,6 +18,9 @@ describe('loadConfig', () => {
       seedDefaults: true,
       bodyLimitBytes: 1024 * 1024,
       logLevel: 'info',
+      databasePoolSize: 10,
+      databaseConnectTimeoutMs: 5000,
+      databaseStatementTimeoutMs: 60_000,
     });
   });
 
@@ -75,6 +78,8 @@ describe('loadConfig', () => {
     ['SEED_DEFAULTS', 'maybe'],
     ['BODY_LIMIT_BYTES', '1MB'],
     ['LOG_LEVEL', 'loud'],
+    ['DATABASE_POOL_SIZE', '0'],
+    ['DATABASE_CONNECT_TIMEOUT_MS', 'soon'],
   ])('refuses %s=%s, naming the variable', (name, value) => {
     let error: unknown;
     try {
