@@ -12,6 +12,8 @@ export interface Connection {
   db: Kysely<Database>;
   /** The SQLite handle, for the few hot paths that use prepared statements directly. */
   sqlite?: SQLite.Database;
+  /** The SQLite file, for connections of other kinds (the read-only hot-path reader). */
+  sqliteFile?: string;
   /** The PostgreSQL pool, for the few paths that need a client of their own. */
   pool?: pg.Pool;
 }
@@ -46,7 +48,7 @@ function openSqlite(databaseUrl: string): Connection {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { kind: 'sqlite', db, sqlite };
+  return { kind: 'sqlite', db, sqlite, sqliteFile: file };
 }
 
 export interface PostgresOptions {

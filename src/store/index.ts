@@ -12,6 +12,7 @@ import { seedDefaults } from './seed-defaults.js';
 import { sensorRepository } from './sensors.js';
 import { settingRepository } from './settings.js';
 import { sqliteGroupCommit } from './sqlite-group-commit.js';
+import { sqliteReader } from './sqlite-reader.js';
 import { userRepository } from './users.js';
 
 /** Every repository, bound either to the store or to one transaction. */
@@ -113,8 +114,27 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions =
 
   const repos = repositories(db, dialect);
   const groupCommit = connection.sqlite ? sqliteGroupCommit(connection.sqlite) : undefined;
+  const reader = connection.sqliteFile ? sqliteReader(connection.sqliteFile) : undefined;
+  // Sensors are never deleted, so a sensor seen once exists for good: ingest checks skip the query.
+  const knownSensors = new Set<number>();
+  const sensors = {
+    ...repos.sensors,
+    async existing(ids: readonly number[]): Promise<Set<number>> {
+      const unknown = [...new Set(ids.filter((id) => !knownSensors.has(id)))];
+      if (unknown.length > 0) {
+        const found = reader ? unknown.filter((id) => reader.sensorExists(id)) : await repos.sensors.existing(unknown);
+        for (const id of found) knownSensors.add(id);
+      }
+      return new Set(ids.filter((id) => knownSensors.has(id)));
+    },
+  };
   return {
     ...repos,
+    sensors,
+    ...(reader && {
+      measurements: { ...repos.measurements, last: async (sensorId: number) => reader.lastMeasurement(sensorId) },
+      actuators: { ...repos.actuators, get: async (actuatorId: number) => reader.actuator(actuatorId) },
+    }),
     dialect,
     db,
     ingest: (rows) => (groupCommit ? groupCommit.insert(rows) : repos.measurements.insertMany(rows)),
@@ -127,6 +147,9 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions =
         return false;
       }
     },
-    close: () => db.destroy(),
+    async close() {
+      reader?.close();
+      await db.destroy();
+    },
   };
 }

@@ -35,6 +35,18 @@ describe('SQLite group commit', () => {
     expect(row).toEqual({ measurement_id: ids[7], sensor_id: 2, value: 7, timestamp: 1_007 });
   });
 
+  it('answers a large batch with the id each row was stored under', async () => {
+    const group = sqliteGroupCommit(sqlite);
+    const rows = Array.from({ length: 150 }, (_, i) => ({ sensor_id: 1 + (i % 3), value: i / 10, timestamp: 5_000 + i }));
+    const [a, b] = await Promise.all([group.insert(rows), group.insert(rows.slice(0, 70))]);
+    const lookup = sqlite.prepare('select sensor_id, value, timestamp from measurements where measurement_id = ?');
+    for (const stored of [...a, ...b]) {
+      expect(lookup.get(stored.measurement_id)).toEqual({ sensor_id: stored.sensor_id, value: stored.value, timestamp: stored.timestamp });
+    }
+    expect(a.map((m) => m.value)).toEqual(rows.map((r) => r.value));
+    expect(new Set([...a, ...b].map((m) => m.measurement_id)).size).toBe(220);
+  });
+
   it('rejects only the request that fails, keeping the others of the same commit', async () => {
     const group = sqliteGroupCommit(sqlite);
     const good = group.insert([{ sensor_id: 1, value: 1, timestamp: 1 }]);

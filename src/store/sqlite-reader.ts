@@ -1,0 +1,37 @@
+import SQLite from 'better-sqlite3';
+import type { StoredActuator } from './actuators.js';
+import type { StoredMeasurement } from './measurements.js';
+
+/**
+ * The hottest reads on SQLite — what pump controllers and dashboards poll — as prepared
+ * statements on a read-only connection of their own. A second connection sees only committed
+ * data (WAL readers never see another connection's open transaction), and a prepared statement
+ * skips the query builder's per-call work.
+ */
+export function sqliteReader(file: string) {
+  const db = new SQLite(file, { readonly: true, fileMustExist: true });
+  db.pragma('busy_timeout = 5000');
+  const last = db.prepare(
+    'select measurement_id, sensor_id, value, timestamp from measurements where sensor_id = ? order by timestamp desc, measurement_id desc limit 1',
+  );
+  const actuator = db.prepare('select * from actuators where actuator_id = ?');
+  const sensor = db.prepare('select 1 from sensors where sensor_id = ?').pluck();
+
+  return {
+    lastMeasurement(sensorId: number): StoredMeasurement | undefined {
+      return last.get(sensorId) as StoredMeasurement | undefined;
+    },
+    actuator(actuatorId: number): StoredActuator | undefined {
+      const row = actuator.get(actuatorId) as (StoredActuator & { enabled: number | boolean }) | undefined;
+      return row && { ...row, enabled: Boolean(row.enabled) };
+    },
+    sensorExists(sensorId: number): boolean {
+      return sensor.get(sensorId) !== undefined;
+    },
+    close(): void {
+      db.close();
+    },
+  };
+}
+
+export type SqliteReader = ReturnType<typeof sqliteReader>;
