@@ -24,6 +24,8 @@ export interface Config {
   databaseConnectTimeoutMs: number;
   /** PostgreSQL only: the longest a statement may run (server and client side). */
   databaseStatementTimeoutMs: number;
+  /** SQLite only: NORMAL (a power cut may lose the last commits) or FULL (fsync at every commit). */
+  sqliteSynchronous: 'normal' | 'full';
 }
 
 /** A bad configuration value: the message names the variable, so the operator knows what to fix. */
@@ -130,5 +132,6 @@ export function loadConfig(env: Env = process.env): Config {
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     databaseConnectTimeoutMs: integer(env, 'DATABASE_CONNECT_TIMEOUT_MS', 5000, 100, 600_000),
     databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 60_000, 100, 24 * 3600_000),
+    sqliteSynchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', 'normal', ['normal', 'full'] as const),
   };
 }

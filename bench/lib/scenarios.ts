@@ -7,8 +7,10 @@ import { startService } from './processes.js';
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 
 /**
- * A store with `rows` measurements spread evenly over the last year across `sensors` sensors,
- * written straight into the SQLite file (the fastest way to get a large store to measure against).
+ * A store with `rows` measurements across `sensors` sensors, written straight into the SQLite file
+ * (the fastest way to get a large store to measure against): the last day holds the same number
+ * of rows whatever the size (up to 1,000 per sensor), the rest is spread over the year before it,
+ * so a 1-day window answers the same rows from a store of any size.
  */
 export async function fillMeasurements(file: string, rows: number, sensors: number, log: (m: string) => void): Promise<void> {
   const store = await openStore(`sqlite:${file}`);
@@ -28,11 +30,18 @@ export async function fillMeasurements(file: string, rows: number, sensors: numb
   db.pragma('synchronous = NORMAL');
   const insert = db.prepare('insert into measurements (sensor_id, value, timestamp) values (?, ?, ?)');
   const now = Date.now();
+  const DAY_MS = 24 * 3600 * 1000;
+  const recent = Math.min(rows, 1000 * sensors);
+  const older = rows - recent;
   const chunk = 500_000;
   for (let start = 0; start < rows; start += chunk) {
     db.transaction(() => {
       for (let i = start; i < Math.min(rows, start + chunk); i++) {
-        insert.run(1 + (i % sensors), 20 + Math.sin(i / 1000) * 5, now - YEAR_MS + Math.floor((i / rows) * YEAR_MS));
+        const timestamp =
+          i < older
+            ? now - YEAR_MS + Math.floor((i / older) * (YEAR_MS - DAY_MS))
+            : now - DAY_MS + 60_000 + Math.floor(((i - older) / recent) * (DAY_MS - 120_000));
+        insert.run(1 + (i % sensors), 20 + Math.sin(i / 1000) * 5, timestamp);
       }
     })();
     log(`  ${Math.min(rows, start + chunk).toLocaleString('en-US')} rows`);

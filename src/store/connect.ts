@@ -37,14 +37,14 @@ export function sqlitePath(databaseUrl: string): string {
   return resolve(databaseUrl.replace(/^sqlite:(\/\/)?/, ''));
 }
 
-function openSqlite(databaseUrl: string): Connection {
+function openSqlite(databaseUrl: string, synchronous: 'normal' | 'full' = 'normal'): Connection {
   const file = sqlitePath(databaseUrl);
   mkdirSync(dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
   // WAL lets readers run beside the writer; NORMAL sync keeps every commit atomic and survives a
   // process crash (a power cut may lose the last commits, never corrupt the file: see README).
   sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma(`synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
@@ -52,6 +52,8 @@ function openSqlite(databaseUrl: string): Connection {
 }
 
 export interface PostgresOptions {
+  /** SQLite: `full` makes every commit survive a power cut, at the cost of an fsync per commit. */
+  sqliteSynchronous?: 'normal' | 'full';
   poolSize?: number;
   statementTimeoutMs?: number;
   connectTimeoutMs?: number;
@@ -81,5 +83,5 @@ function openPostgres(databaseUrl: string, options: PostgresOptions = {}): Conne
 }
 
 export function connect(databaseUrl: string, options: PostgresOptions = {}): Connection {
-  return databaseUrl.startsWith('sqlite:') ? openSqlite(databaseUrl) : openPostgres(databaseUrl, options);
+  return databaseUrl.startsWith('sqlite:') ? openSqlite(databaseUrl, options.sqliteSynchronous) : openPostgres(databaseUrl, options);
 }

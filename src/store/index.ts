@@ -4,7 +4,8 @@ import { actuatorRepository } from './actuators.js';
 import { connect, type Connection, type PostgresOptions } from './connect.js';
 import type { Database } from './database.js';
 import { type Dialect, dialectFor } from './dialect.js';
-import { measurementRepository, type NewMeasurement, type StoredMeasurement } from './measurements.js';
+import type { TimeWindow } from '../domain/time-window.js';
+import { measurementRepository, type NewMeasurement, ROWS_PER_PAGE, type StoredMeasurement } from './measurements.js';
 import { migrationProvider } from './migrations/index.js';
 import { pictureRepository } from './pictures.js';
 import { prototypeRepository } from './prototypes.js';
@@ -59,6 +60,7 @@ export function storeOptions(config: Config): OpenStoreOptions {
     poolSize: config.databasePoolSize,
     connectTimeoutMs: config.databaseConnectTimeoutMs,
     statementTimeoutMs: config.databaseStatementTimeoutMs,
+    sqliteSynchronous: config.sqliteSynchronous,
   };
 }
 
@@ -132,7 +134,21 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions =
     ...repos,
     sensors,
     ...(reader && {
-      measurements: { ...repos.measurements, last: async (sensorId: number) => reader.lastMeasurement(sensorId) },
+      measurements: {
+        ...repos.measurements,
+        last: async (sensorId: number) => reader.lastMeasurement(sensorId),
+        async *walkWindow(sensorId: number, window: TimeWindow) {
+          let after: StoredMeasurement | undefined;
+          for (;;) {
+            const page = reader.windowPage(sensorId, window, after, ROWS_PER_PAGE);
+            if (page.length > 0) yield page;
+            if (page.length < ROWS_PER_PAGE) return;
+            after = page[page.length - 1];
+            // Let other requests run between pages of a long series.
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+        },
+      },
       actuators: { ...repos.actuators, get: async (actuatorId: number) => reader.actuator(actuatorId) },
     }),
     dialect,

@@ -20,7 +20,7 @@ export interface NewMeasurement {
 /** Rows per statement: SQLite binds at most 32766 values per statement, three per row here. */
 const ROWS_PER_INSERT = 5_000;
 /** Rows per read when walking a long series: bounded memory, and other queries run in between. */
-const ROWS_PER_PAGE = 5_000;
+export const ROWS_PER_PAGE = 5_000;
 
 export function measurementRepository(db: Kysely<Database>, dialect: Dialect) {
   function inWindow(sensorId: number, window: TimeWindow) {

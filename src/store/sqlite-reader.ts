@@ -1,5 +1,6 @@
 import SQLite from 'better-sqlite3';
 import type { StoredActuator } from './actuators.js';
+import type { TimeWindow } from '../domain/time-window.js';
 import type { StoredMeasurement } from './measurements.js';
 
 /**
@@ -15,6 +16,15 @@ export function sqliteReader(file: string) {
     'select measurement_id, sensor_id, value, timestamp from measurements where sensor_id = ? order by timestamp desc, measurement_id desc limit 1',
   );
   const actuator = db.prepare('select * from actuators where actuator_id = ?');
+  const columns = 'select measurement_id, sensor_id, value, timestamp from measurements where sensor_id = ? and timestamp >= ?';
+  const order = 'order by timestamp, measurement_id limit ?';
+  const after = 'and (timestamp > ? or (timestamp = ? and measurement_id > ?))';
+  const page = {
+    exclusive: db.prepare(`${columns} and timestamp < ? ${order}`),
+    inclusive: db.prepare(`${columns} and timestamp <= ? ${order}`),
+    exclusiveAfter: db.prepare(`${columns} and timestamp < ? ${after} ${order}`),
+    inclusiveAfter: db.prepare(`${columns} and timestamp <= ? ${after} ${order}`),
+  };
   const sensor = db.prepare('select 1 from sensors where sensor_id = ?').pluck();
 
   return {
@@ -24,6 +34,14 @@ export function sqliteReader(file: string) {
     actuator(actuatorId: number): StoredActuator | undefined {
       const row = actuator.get(actuatorId) as (StoredActuator & { enabled: number | boolean }) | undefined;
       return row && { ...row, enabled: Boolean(row.enabled) };
+    },
+    /** One page of a window in time order, after the given row (keyset pagination). */
+    windowPage(sensorId: number, window: TimeWindow, afterRow: StoredMeasurement | undefined, limit: number): StoredMeasurement[] {
+      const start = window.start ?? Number.MIN_SAFE_INTEGER;
+      const end = window.end ?? Number.MAX_SAFE_INTEGER;
+      if (!afterRow) return (window.endInclusive ? page.inclusive : page.exclusive).all(sensorId, start, end, limit) as StoredMeasurement[];
+      const statement = window.endInclusive ? page.inclusiveAfter : page.exclusiveAfter;
+      return statement.all(sensorId, start, end, afterRow.timestamp, afterRow.timestamp, afterRow.measurement_id, limit) as StoredMeasurement[];
     },
     sensorExists(sensorId: number): boolean {
       return sensor.get(sensorId) !== undefined;

@@ -21,6 +21,7 @@ describe('loadConfig', () => {
       databasePoolSize: 10,
       databaseConnectTimeoutMs: 5000,
       databaseStatementTimeoutMs: 60_000,
+      sqliteSynchronous: 'normal',
     });
   });
 
@@ -80,6 +81,7 @@ describe('loadConfig', () => {
     ['LOG_LEVEL', 'loud'],
     ['DATABASE_POOL_SIZE', '0'],
     ['DATABASE_CONNECT_TIMEOUT_MS', 'soon'],
+    ['SQLITE_SYNCHRONOUS', 'sometimes'],
   ])('refuses %s=%s, naming the variable', (name, value) => {
     let error: unknown;
     try {
