@@ -38,8 +38,10 @@ export function sqlitePath(databaseUrl: string): string {
 }
 
 function openSqlite(databaseUrl: string, synchronous: 'normal' | 'full' = 'normal'): Connection {
-  const file = sqlitePath(databaseUrl);
-  mkdirSync(dirname(file), { recursive: true });
+  // sqlite::memory: is a store that lives as long as the process (demos, experiments).
+  const inMemory = databaseUrl === 'sqlite::memory:';
+  const file = inMemory ? ':memory:' : sqlitePath(databaseUrl);
+  if (!inMemory) mkdirSync(dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
   // WAL lets readers run beside the writer; NORMAL sync keeps every commit atomic and survives a
   // process crash (a power cut may lose the last commits, never corrupt the file: see README).
@@ -48,7 +50,7 @@ function openSqlite(databaseUrl: string, synchronous: 'normal' | 'full' = 'norma
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { kind: 'sqlite', db, sqlite, sqliteFile: file };
+  return { kind: 'sqlite', db, sqlite, sqliteFile: inMemory ? undefined : file };
 }
 
 export interface PostgresOptions {
