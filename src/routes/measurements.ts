@@ -25,11 +25,22 @@ const tags = ['Measurements'];
 /** A device with a broken clock must not poison "last measurement". */
 const MAX_FUTURE_MS = 5 * 60 * 1000;
 
+/** ISO text of a timestamp; consecutive rows often share one (a batch stamped at receipt), so the last is kept. */
+let lastMs = Number.NaN;
+let lastIso = '';
+function isoOf(ms: number): string {
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
+}
+
 const toMeasurement = (m: StoredMeasurement) => ({
   measurement_id: m.measurement_id,
   sensor_id: m.sensor_id,
   value: m.value,
-  timestamp: new Date(m.timestamp).toISOString(),
+  timestamp: isoOf(m.timestamp),
 });
 
 function windowFrom(query: { time_delta?: string; start_time?: string; end_time?: string }, now: number): TimeWindow {
@@ -52,7 +63,7 @@ async function* exportLines(sensors: Sensor[], walk: (sensorId: number) => Async
     const tail = `,${sensor.threshold_critically_low},${sensor.threshold_low},${sensor.threshold_high},${sensor.threshold_critically_high}\r\n`;
     for await (const page of walk(sensor.sensor_id)) {
       let chunk = '';
-      for (const m of page) chunk += head + m.value + ',' + new Date(m.timestamp).toISOString() + tail;
+      for (const m of page) chunk += head + m.value + ',' + isoOf(m.timestamp) + tail;
       yield chunk;
     }
   }

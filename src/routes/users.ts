@@ -1,6 +1,5 @@
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
-
 import { dummyHash, hashPassword, verifyPassword } from '../auth/passwords.js';
 import { ALL_PERMISSIONS, NEW_USER_PERMISSIONS } from '../auth/permissions.js';
 import { conflict, HttpError } from '../http/errors.js';

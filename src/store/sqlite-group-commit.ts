@@ -17,37 +17,34 @@ interface Job {
  * interleave with it, and it waits while the query builder holds a transaction open on the
  * connection (it would otherwise become part of that transaction).
  */
-/** Rows per multi-row insert statement: one statement per chunk costs far less than one per row. */
-const CHUNK = 64;
+/** Rows per multi-row insert statement, largest first: a batch goes in as few statements as possible. */
+const SIZES = [64, 16, 4, 1];
 
 export function sqliteGroupCommit(sqlite: SQLite.Database, maxRowsPerCommit = 50_000) {
-  const insertStatement = (rows: number) =>
-    sqlite.prepare(`insert into measurements (sensor_id, value, timestamp) values ${Array(rows).fill('(?, ?, ?)').join(', ')}`);
-  const single = insertStatement(1);
-  const chunked = insertStatement(CHUNK);
-  const params = new Array<number>(CHUNK * 3);
+  const statements = SIZES.map((size) => ({
+    size,
+    statement: sqlite.prepare(`insert into measurements (sensor_id, value, timestamp) values ${Array(size).fill('(?, ?, ?)').join(', ')}`),
+    params: new Array<number>(size * 3),
+  }));
   const insertJob = sqlite.transaction((rows: readonly NewMeasurement[]) => {
     const out: StoredMeasurement[] = new Array(rows.length);
     let i = 0;
-    // A rowid table assigns consecutive ids within one statement of the only writer, so a chunk's
-    // ids end at the statement's last insert rowid.
-    for (; i + CHUNK <= rows.length; i += CHUNK) {
-      for (let k = 0; k < CHUNK; k++) {
-        const row = rows[i + k];
-        params[3 * k] = row.sensor_id;
-        params[3 * k + 1] = row.value;
-        params[3 * k + 2] = row.timestamp;
+    for (const { size, statement, params } of statements) {
+      for (; i + size <= rows.length; i += size) {
+        for (let k = 0; k < size; k++) {
+          const row = rows[i + k];
+          params[3 * k] = row.sensor_id;
+          params[3 * k + 1] = row.value;
+          params[3 * k + 2] = row.timestamp;
+        }
+        // A rowid table assigns consecutive ids within one statement of the only writer, so a
+        // statement's ids end at its last insert rowid.
+        const last = Number(statement.run(params).lastInsertRowid);
+        for (let k = 0; k < size; k++) {
+          const row = rows[i + k];
+          out[i + k] = { measurement_id: last - size + 1 + k, sensor_id: row.sensor_id, value: row.value, timestamp: row.timestamp };
+        }
       }
-      const last = Number(chunked.run(params).lastInsertRowid);
-      for (let k = 0; k < CHUNK; k++) {
-        const row = rows[i + k];
-        out[i + k] = { measurement_id: last - CHUNK + 1 + k, sensor_id: row.sensor_id, value: row.value, timestamp: row.timestamp };
-      }
-    }
-    for (; i < rows.length; i++) {
-      const row = rows[i];
-      const id = Number(single.run(row.sensor_id, row.value, row.timestamp).lastInsertRowid);
-      out[i] = { measurement_id: id, sensor_id: row.sensor_id, value: row.value, timestamp: row.timestamp };
     }
     return out;
   });
