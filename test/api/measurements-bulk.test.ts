@@ -81,6 +81,7 @@ describe.each(storeKinds())('export and synthetic data (%s)', (kind) => {
       ['a ratio above 1', { yearly_measurements_ratio: 1.5 }, ['body', 'yearly_measurements_ratio']],
       ['ratios adding up to more than 1', { yearly_measurements_ratio: 0.9, dayly_measurements_ratio: 0.2 }, ['body']],
       ['a negative deviation', { deviation_rate: -1 }, ['body', 'deviation_rate']],
+      ['an infinite deviation given as text', { deviation_rate: '1e999' }, ['body', 'deviation_rate']],
       ['a smoothing factor above 1', { smoothing_factor: 2 }, ['body', 'smoothing_factor']],
       ['a text replace flag', { replace: 'yes' }, ['body', 'replace']],
     ])('refuses %s with 422 and writes nothing', async (_name, body, loc) => {

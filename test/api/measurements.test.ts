@@ -67,6 +67,8 @@ describe.each(storeKinds())('measurements (%s)', (kind) => {
       ['a non-numeric value', { sensor_id: 'S', value: 'high' }, ['body', 'value']],
       ['a null value', { sensor_id: 'S', value: null }, ['body', 'value']],
       ['a boolean value', { sensor_id: 'S', value: true }, ['body', 'value']],
+      ['an infinite value given as text', { sensor_id: 'S', value: '1e999' }, ['body', 'value']],
+      ['a negative infinite value given as text', { sensor_id: 'S', value: '-1e400' }, ['body', 'value']],
       ['a missing sensor_id', { value: 1 }, ['body', 'sensor_id']],
       ['a non-numeric sensor_id', { sensor_id: 'two', value: 1 }, ['body', 'sensor_id']],
       ['a fractional sensor_id', { sensor_id: 1.5, value: 1 }, ['body', 'sensor_id']],
@@ -93,6 +95,9 @@ describe.each(storeKinds())('measurements (%s)', (kind) => {
       const bad = await service.post('/measurements', [good, { sensor_id: sensor, value: 'x' }, good]);
       expect(bad.status).toBe(422);
       expect(bad.body.detail).toEqual([expect.objectContaining({ loc: ['body', 1, 'value'] })]);
+      const infinite = await service.post('/measurements', [good, good, { sensor_id: sensor, value: '1e999' }]);
+      expect(infinite.status).toBe(422);
+      expect(infinite.body.detail).toEqual([expect.objectContaining({ loc: ['body', 2, 'value'], type: 'finite_number' })]);
       const future = await service.post('/measurements', [good, { sensor_id: sensor, value: 2, timestamp: iso(NOW + H) }]);
       expect(future.status).toBe(422);
       expect(future.body.detail[0].loc).toEqual(['body', 1, 'timestamp']);
