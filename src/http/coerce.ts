@@ -19,6 +19,12 @@ type Schema = {
 const INTEGER = /^\s*[-+]?\d+\s*$/;
 const NUMBER = /^\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*$/;
 
+/** The number a numeric string stands for; a string that overflows ("1e999") stays a string, so it is refused. */
+function finite(text: string): number | string {
+  const value = Number(text);
+  return Number.isFinite(value) && Number.isSafeInteger(Math.trunc(value)) ? value : text;
+}
+
 function typeOf(schema: Schema): string | undefined {
   return Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
 }
@@ -51,9 +57,9 @@ export function coerceNumericStrings(schema: Schema, data: unknown, fromText = f
       return list;
     }
     case 'integer':
-      return typeof data === 'string' && INTEGER.test(data) ? Number(data) : data;
+      return typeof data === 'string' && INTEGER.test(data) ? finite(data) : data;
     case 'number':
-      return typeof data === 'string' && NUMBER.test(data) ? Number(data) : data;
+      return typeof data === 'string' && NUMBER.test(data) ? finite(data) : data;
     case 'boolean':
       if (fromText && data === 'true') return true;
       if (fromText && data === 'false') return false;

@@ -65,6 +65,7 @@ describe.each(storeKinds())('sensors (%s)', (kind) => {
     ['a non-numeric threshold', { threshold_high: 'high' }, ['body', 'threshold_high']],
     ['a null threshold', { threshold_low: null }, ['body', 'threshold_low']],
     ['a boolean threshold', { threshold_low: true }, ['body', 'threshold_low']],
+    ['a threshold that overflows to Infinity', { threshold_critically_high: '1e999' }, ['body', 'threshold_critically_high']],
     ['an empty unit', { sensor_unit: '' }, ['body', 'sensor_unit']],
     ['a unit over 32 characters', { sensor_unit: 'u'.repeat(33) }, ['body', 'sensor_unit']],
     ['a negative prototype id', { prototype_id: -1 }, ['body', 'prototype_id']],

@@ -18,6 +18,7 @@ describe('coerceNumericStrings', () => {
     expect(coerceNumericStrings(measurement, { sensor_id: '1.5', value: true })).toEqual({ sensor_id: '1.5', value: true });
     expect(coerceNumericStrings(measurement, { sensor_id: '', value: '' })).toEqual({ sensor_id: '', value: '' });
     expect(coerceNumericStrings(measurement, { value: '0x10' })).toEqual({ value: '0x10' });
+    expect(coerceNumericStrings(measurement, { sensor_id: '99999999999999999999', value: '1e999' })).toEqual({ sensor_id: '99999999999999999999', value: '1e999' });
   });
 
   it('walks arrays and unions', () => {
