@@ -19,6 +19,8 @@ export interface NewMeasurement {
 
 /** Rows per statement: SQLite binds at most 32766 values per statement, three per row here. */
 const ROWS_PER_INSERT = 5_000;
+/** Rows per array-parameter insert on PostgreSQL (two arrays of this many numbers per statement). */
+const ROWS_PER_ARRAY_INSERT = 50_000;
 /** Rows per read when walking a long series: bounded memory, and other queries run in between. */
 export const ROWS_PER_PAGE = 5_000;
 
@@ -49,6 +51,18 @@ export function measurementRepository(db: Kysely<Database>, dialect: Dialect) {
 
     /** Inserts a generated series of one sensor (no ids returned: used for bulk generation). */
     async insertSeries(sensorId: number, timestamps: Float64Array, values: Float64Array): Promise<void> {
+      if (dialect.kind === 'postgres') {
+        // Two array parameters per statement instead of three values per row: PostgreSQL parses
+        // one large array far faster than thousands of placeholders (1,000,000 rows: 13 s → a few).
+        // Milliseconds → timestamptz by interval arithmetic, exact (a double division is not).
+        for (let i = 0; i < timestamps.length; i += ROWS_PER_ARRAY_INSERT) {
+          const end = Math.min(timestamps.length, i + ROWS_PER_ARRAY_INSERT);
+          await sql`insert into measurements (sensor_id, value, timestamp)
+            select ${sensorId}, u.value, timestamptz 'epoch' + u.ms * interval '1 millisecond'
+            from unnest(${Array.from(values.subarray(i, end))}::float8[], ${Array.from(timestamps.subarray(i, end))}::int8[]) as u(value, ms)`.execute(db);
+        }
+        return;
+      }
       for (let i = 0; i < timestamps.length; i += ROWS_PER_INSERT) {
         const end = Math.min(timestamps.length, i + ROWS_PER_INSERT);
         const rows = [];
