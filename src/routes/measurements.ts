@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
 import { csvField, csvRow, EXPORT_HEADER } from '../domain/csv.js';
-import { minMaxBuckets } from '../domain/downsample.js';
+import { BucketLayout, bucketCount } from '../domain/downsample.js';
 import { randomSeries, perSensorCount, seededRandom } from '../domain/random-series.js';
 import { isWindowProblem, resolveWindow, type TimeWindow } from '../domain/time-window.js';
 import { invalid, notFound } from '../http/errors.js';
@@ -66,6 +66,31 @@ async function* exportLines(sensors: Sensor[], walk: (sensorId: number) => Async
       for (const m of page) chunk += head + m.value + ',' + isoOf(m.timestamp) + tail;
       yield chunk;
     }
+  }
+}
+
+/** A measurement as JSON text, the same as the response schema writes it (values are always finite). */
+const measurementJson = (m: StoredMeasurement) =>
+  `{"measurement_id":${m.measurement_id},"sensor_id":${m.sensor_id},"value":${m.value},"timestamp":"${isoOf(m.timestamp)}"}`;
+
+/** A JSON array of measurements, one chunk per page read. */
+async function* jsonArray(head: StoredMeasurement[][], rest: AsyncIterator<StoredMeasurement[]>) {
+  let separator = '[';
+  const chunk = (page: StoredMeasurement[]) => {
+    let text = '';
+    for (const m of page) {
+      text += separator + measurementJson(m);
+      separator = ',';
+    }
+    return text;
+  };
+  try {
+    for (const page of head) yield chunk(page);
+    for (let next = await rest.next(); !next.done; next = await rest.next()) yield chunk(next.value);
+    yield ']';
+  } finally {
+    // A client that went away stops the reading too.
+    await rest.return?.(undefined);
   }
 }
 
@@ -145,12 +170,13 @@ const measurementRoutes: RouteGroup = async (app, { store, now }) => {
       operationId: 'getMeasurement',
       description:
         'The measurements of a sensor in a window, ascending by timestamp (ties by id). Without a window, all of them. ' +
-        'With max_points, at most that many points: each time bucket keeps its minimum and maximum.',
+        'With max_points, at most that many points: the window is cut into max_points/2 equal spans of time and each keeps ' +
+        'its lowest and highest measurement, computed in the store. A long window is streamed as it is read.',
       params: SensorIdParams,
       querystring: WindowQuery,
       response: { 200: Type.Array(Measurement), ...errorResponses(404, 422) },
     },
-    handler: async (request) => {
+    handler: async (request, reply) => {
       const { sensor_id } = request.params;
       const window = windowFrom(request.query, now());
       if (!(await store.sensors.get(sensor_id))) throw notFound(`Sensor ${sensor_id} not found`);
@@ -158,14 +184,19 @@ const measurementRoutes: RouteGroup = async (app, { store, now }) => {
       if (max_points !== undefined) {
         const span = await store.measurements.windowSpan(sensor_id, window);
         if (span.count > max_points) {
-          const sampler = minMaxBuckets<StoredMeasurement>(span.first, span.last, max_points, (m) => m.value);
-          for await (const page of store.measurements.walkWindow(sensor_id, window)) for (const m of page) sampler.add(m);
-          return sampler.finish().map(toMeasurement);
+          const layout = new BucketLayout(span.first, span.last, bucketCount(max_points));
+          const kept = await store.measurements.extremesPerBucket(sensor_id, window, layout, span.count);
+          return kept.map(toMeasurement);
         }
       }
-      const out = [];
-      for await (const page of store.measurements.walkWindow(sensor_id, window)) for (const m of page) out.push(toMeasurement(m));
-      return out;
+      const pages = store.measurements.walkWindow(sensor_id, window);
+      const first = await pages.next();
+      if (first.done) return [];
+      const second = await pages.next();
+      if (second.done) return first.value.map(toMeasurement);
+      // More than a page: stream the array, so a window of millions of rows never sits in memory
+      // whole (as objects, then as one JSON text longer than a string can be).
+      return reply.type('application/json; charset=utf-8').send(Readable.from(jsonArray([first.value, second.value], pages)) as never);
     },
   });
 

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import type { BucketLayout } from '../domain/downsample.js';
 import type { TimeWindow } from '../domain/time-window.js';
 import type { Database } from './database.js';
 import type { Dialect } from './dialect.js';
@@ -21,6 +22,8 @@ export interface NewMeasurement {
 const ROWS_PER_INSERT = 5_000;
 /** Rows per array-parameter insert on PostgreSQL (two arrays of this many numbers per statement). */
 const ROWS_PER_ARRAY_INSERT = 50_000;
+/** Rows per downsampling query: long enough to be efficient, short enough not to hold others up. */
+const ROWS_PER_SLICE = 100_000;
 /** Rows per read when walking a long series: bounded memory, and other queries run in between. */
 export const ROWS_PER_PAGE = 5_000;
 
@@ -94,6 +97,60 @@ export function measurementRepository(db: Kysely<Database>, dialect: Dialect) {
         .select((eb) => [eb.fn.countAll().as('count'), eb.fn.min('timestamp').as('first'), eb.fn.max('timestamp').as('last')])
         .executeTakeFirstOrThrow();
       return { count: Number(row.count), first: Number(row.first), last: Number(row.last) };
+    },
+
+    /**
+     * Downsampling inside the store: each bucket of `layout` keeps its lowest and its highest
+     * measurement, in time order, so peaks and troughs survive and only those rows leave the
+     * database (the streaming `minMaxBuckets` in domain/downsample.ts does the same in code). The
+     * window is read in slices of about ROWS_PER_SLICE rows (`rows` is how many it holds), with a
+     * pause between them for other requests.
+     *
+     * On a tie PostgreSQL keeps the earliest row; SQLite keeps one of the tied rows (its bare
+     * columns of min()/max(): one pass and no sort, three times faster than ranking the rows).
+     */
+    async extremesPerBucket(sensorId: number, window: TimeWindow, layout: BucketLayout, rows: number): Promise<StoredMeasurement[]> {
+      const { first, count, span } = layout;
+      const out: StoredMeasurement[] = [];
+      for (const slice of layout.slices(rows, ROWS_PER_SLICE)) {
+        const inSlice = inWindow(sensorId, window)
+          .where('timestamp', '>=', dialect.at(slice.start))
+          .where('timestamp', '<', dialect.at(slice.end));
+        let kept: StoredMeasurement[];
+        if (dialect.kind === 'postgres') {
+          // Integer arithmetic on epoch ms: the floor division picks the same bucket as BucketLayout.of.
+          const bucket = sql<number>`((extract(epoch from timestamp) * 1000)::int8 - ${first}::int8) * ${count}::int8 / ${span}::int8`;
+          const ranked = inSlice.select([
+            'measurement_id',
+            'sensor_id',
+            'value',
+            'timestamp',
+            sql<number>`row_number() over (partition by ${bucket} order by value, timestamp, measurement_id)`.as('low_rank'),
+            sql<number>`row_number() over (partition by ${bucket} order by value desc, timestamp, measurement_id)`.as('high_rank'),
+          ]);
+          kept = await db
+            .selectFrom(ranked.as('r'))
+            .select(['measurement_id', 'sensor_id', 'value', 'timestamp'])
+            .where((eb) => eb.or([eb('low_rank', '=', 1), eb('high_rank', '=', 1)]))
+            .orderBy('timestamp')
+            .orderBy('measurement_id')
+            .execute();
+        } else {
+          // Doubles, in the same order of operations as BucketLayout.of, then truncated (never negative).
+          const bucket = sql<number>`cast((timestamp - ${first}) * ${count} / ${span} as integer)`;
+          const extreme = (fn: 'min' | 'max') =>
+            inSlice.select(['measurement_id', 'sensor_id', sql<number>`${sql.raw(fn)}(value)`.as('value'), 'timestamp']).groupBy(bucket);
+          kept = await db
+            .selectFrom(extreme('min').union(extreme('max')).as('e'))
+            .selectAll()
+            .orderBy('timestamp')
+            .orderBy('measurement_id')
+            .execute();
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        out.push(...kept);
+      }
+      return out;
     },
 
     /**

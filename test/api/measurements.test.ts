@@ -180,6 +180,21 @@ describe.each(storeKinds())('measurements (%s)', (kind) => {
       expect(res.body.detail[0].loc).toEqual(loc);
     });
 
+    it('returns windows longer than one read page whole, in order (streamed)', async () => {
+      const at = (i: number) => iso(NOW - 20_000_000 + i * 1000);
+      // Two batches, the later times first, so insertion order is not time order.
+      await service.post('/measurements', Array.from({ length: 10_000 }, (_, i) => ({ sensor_id: sensor, value: i + 2000, timestamp: at(i + 2000) })));
+      await service.post('/measurements', Array.from({ length: 2000 }, (_, i) => ({ sensor_id: sensor, value: i, timestamp: at(i) })));
+      const res = await service.get(`/measurements/${sensor}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(res.body).toHaveLength(12_000);
+      expect(res.body.map((m: { value: number }) => m.value)).toEqual(Array.from({ length: 12_000 }, (_, i) => i));
+      expect(res.body[11_999]).toEqual({ measurement_id: expect.any(Number), sensor_id: sensor, value: 11_999, timestamp: at(11_999) });
+      const window = await service.get(`/measurements/${sensor}?start_time=${at(1500)}&end_time=${at(8500)}`);
+      expect(window.body.map((m: { value: number }) => m.value)).toEqual(Array.from({ length: 7000 }, (_, i) => i + 1500));
+    });
+
     it('downsamples to max_points keeping a spike, and returns everything when the window is small', async () => {
       const rows = Array.from({ length: 2000 }, (_, i) => ({ sensor_id: sensor, value: i === 1234 ? 99 : 6.5, timestamp: iso(NOW - 10_000_000 + i * 1000) }));
       await service.post('/measurements', rows);
