@@ -14,6 +14,7 @@ import { sensorRepository } from './sensors.js';
 import { settingRepository } from './settings.js';
 import { sqliteGroupCommit } from './sqlite-group-commit.js';
 import { sqliteReader } from './sqlite-reader.js';
+import { postgresHotPaths } from './postgres-reader.js';
 import { userRepository } from './users.js';
 
 /** Every repository, bound either to the store or to one transaction. */
@@ -117,6 +118,7 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions =
   const repos = repositories(db, dialect);
   const groupCommit = connection.sqlite ? sqliteGroupCommit(connection.sqlite) : undefined;
   const reader = connection.sqliteFile ? sqliteReader(connection.sqliteFile) : undefined;
+  const hot = connection.pool ? postgresHotPaths(connection.pool) : undefined;
   // Sensors are never deleted, so a sensor seen once exists for good: ingest checks skip the query.
   const knownSensors = new Set<number>();
   const sensors = {
@@ -153,7 +155,11 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions =
     }),
     dialect,
     db,
-    ingest: (rows) => (groupCommit ? groupCommit.insert(rows) : repos.measurements.insertMany(rows)),
+    ...(hot && {
+      measurements: { ...repos.measurements, last: hot.lastMeasurement },
+      actuators: { ...repos.actuators, get: hot.actuator },
+    }),
+    ingest: (rows) => (groupCommit ? groupCommit.insert(rows) : hot ? hot.insert(rows) : repos.measurements.insertMany(rows)),
     transaction: (work) => withRetry(() => db.transaction().execute((trx) => work(repositories(trx, dialect)))),
     async ping() {
       try {
