@@ -47,3 +47,13 @@ export function resolveWindow(input: WindowInput, now: number): TimeWindow | Win
 export function isWindowProblem(value: TimeWindow | WindowProblem): value is WindowProblem {
   return 'field' in value;
 }
+
+/**
+ * The rest of a window after a row at `timestamp` (keyset pagination): the start moves up to that
+ * timestamp, so the index range of the next page begins there. Only the comparison of ids for
+ * rows at that same timestamp is left as a filter; with the start left where it was, every page
+ * would scan again from the start of the window past every row already read (quadratic).
+ */
+export function restAfter(window: TimeWindow, timestamp: number): TimeWindow {
+  return { ...window, start: window.start === undefined ? timestamp : Math.max(window.start, timestamp) };
+}

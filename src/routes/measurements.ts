@@ -256,6 +256,7 @@ const measurementRoutes: RouteGroup = async (app, { store, now }) => {
         }
         return removed;
       });
+      await store.measurements.analyze();
       const generated = perSensor * sensors.length;
       return { message: `Generated ${generated} measurements for ${sensors.length} sensors`, generated, deleted };
     },

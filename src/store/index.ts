@@ -4,7 +4,7 @@ import { actuatorRepository } from './actuators.js';
 import { connect, type Connection, type PostgresOptions } from './connect.js';
 import type { Database } from './database.js';
 import { type Dialect, dialectFor } from './dialect.js';
-import type { TimeWindow } from '../domain/time-window.js';
+import { restAfter, type TimeWindow } from '../domain/time-window.js';
 import { measurementRepository, type NewMeasurement, ROWS_PER_PAGE, type StoredMeasurement } from './measurements.js';
 import { migrationProvider } from './migrations/index.js';
 import { pictureRepository } from './pictures.js';
@@ -142,7 +142,7 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions =
         async *walkWindow(sensorId: number, window: TimeWindow) {
           let after: StoredMeasurement | undefined;
           for (;;) {
-            const page = reader.windowPage(sensorId, window, after, ROWS_PER_PAGE);
+            const page = reader.windowPage(sensorId, after ? restAfter(window, after.timestamp) : window, after, ROWS_PER_PAGE);
             if (page.length > 0) yield page;
             if (page.length < ROWS_PER_PAGE) return;
             after = page[page.length - 1];

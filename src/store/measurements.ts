@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { BucketLayout } from '../domain/downsample.js';
-import type { TimeWindow } from '../domain/time-window.js';
+import { restAfter, type TimeWindow } from '../domain/time-window.js';
 import type { Database } from './database.js';
 import type { Dialect } from './dialect.js';
 
@@ -160,7 +160,12 @@ export function measurementRepository(db: Kysely<Database>, dialect: Dialect) {
     async *walkWindow(sensorId: number, window: TimeWindow): AsyncGenerator<StoredMeasurement[]> {
       let after: StoredMeasurement | undefined;
       for (;;) {
-        let query = inWindow(sensorId, window).select(['measurement_id', 'sensor_id', 'value', 'timestamp']);
+        let query = inWindow(sensorId, after ? restAfter(window, after.timestamp) : window).select([
+          'measurement_id',
+          'sensor_id',
+          'value',
+          'timestamp',
+        ]);
         if (after) {
           const { timestamp, measurement_id } = after;
           query = query.where((eb) =>
@@ -175,6 +180,15 @@ export function measurementRepository(db: Kysely<Database>, dialect: Dialect) {
         if (page.length < ROWS_PER_PAGE) return;
         after = page[page.length - 1];
       }
+    },
+
+    /**
+     * Refreshes the planner's statistics after a bulk load. PostgreSQL: without them, a table that
+     * grew from empty to millions of rows before autovacuum came by is taken to be tiny, and each
+     * page of a long read sorts the whole rest of the window instead of following the index.
+     */
+    async analyze(): Promise<void> {
+      if (dialect.kind === 'postgres') await sql`analyze measurements`.execute(db);
     },
 
     async count(): Promise<number> {

@@ -52,6 +52,20 @@ describe.each(storeKinds())('export and synthetic data (%s)', (kind) => {
       });
     });
 
+    it('streams long series whole: rows sharing one timestamp across read pages, and several sensors', async () => {
+      const stamp = iso(NOW - 10_000);
+      await service.post('/measurements', Array.from({ length: 7000 }, (_, i) => ({ sensor_id: 3, value: i, timestamp: stamp })));
+      await service.post('/measurements', Array.from({ length: 6000 }, (_, i) => ({ sensor_id: 4, value: i, timestamp: iso(NOW - 10_000_000 + i * 1000) })));
+      const rows = parse((await exportCsv('?sensor_id=3&sensor_id=4')).text, { columns: true }) as Record<string, string>[];
+      const three = rows.filter((r) => r['Sensor ID'] === '3').map((r) => Number(r['Sensor Value']));
+      const four = rows.filter((r) => r['Sensor ID'] === '4');
+      expect(three).toEqual(Array.from({ length: 7000 }, (_, i) => i));
+      expect(four.slice(0, 6000).map((r) => Number(r['Sensor Value']))).toEqual(Array.from({ length: 6000 }, (_, i) => i));
+      expect(rows.findIndex((r) => r['Sensor ID'] === '4')).toBe(7000);
+      // Leave the store as the other tests expect it.
+      await sql`delete from measurements where sensor_id = 3 or (sensor_id = 4 and timestamp < ${service.store.dialect.time(NOW - 2000)})`.execute(service.store.db);
+    });
+
     it('filters by sensor (repeatable), prototype and window', async () => {
       const ids = (text: string) => (parse(text, { columns: true }) as Record<string, string>[]).map((r) => `${r['Sensor ID']}:${r['Sensor Value']}`);
       expect(ids((await exportCsv('?sensor_id=2')).text)).toEqual(['2:5.9', '2:6.1']);

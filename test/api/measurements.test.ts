@@ -195,6 +195,17 @@ describe.each(storeKinds())('measurements (%s)', (kind) => {
       expect(window.body.map((m: { value: number }) => m.value)).toEqual(Array.from({ length: 7000 }, (_, i) => i + 1500));
     });
 
+    it('pages through many rows that share one timestamp without losing or repeating any', async () => {
+      // Received together, so all stamped with the same instant: the pages split on ids alone.
+      await service.post('/measurements', Array.from({ length: 10_000 }, (_, i) => ({ sensor_id: sensor, value: i })));
+      await service.post('/measurements', Array.from({ length: 3000 }, (_, i) => ({ sensor_id: sensor, value: 10_000 + i, timestamp: iso(NOW - H) })));
+      const res = (await service.get(`/measurements/${sensor}`)).body as { value: number; measurement_id: number; timestamp: string }[];
+      expect(res.map((m) => m.value)).toEqual([...Array.from({ length: 3000 }, (_, i) => 10_000 + i), ...Array.from({ length: 10_000 }, (_, i) => i)]);
+      expect(new Set(res.map((m) => m.measurement_id)).size).toBe(13_000);
+      const recent = (await service.get(`/measurements/${sensor}?start_time=${iso(NOW)}`)).body as { value: number }[];
+      expect(recent.map((m) => m.value)).toEqual(Array.from({ length: 10_000 }, (_, i) => i));
+    });
+
     it('downsamples to max_points keeping a spike, and returns everything when the window is small', async () => {
       const rows = Array.from({ length: 2000 }, (_, i) => ({ sensor_id: sensor, value: i === 1234 ? 99 : 6.5, timestamp: iso(NOW - 10_000_000 + i * 1000) }));
       await service.post('/measurements', rows);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isWindowProblem, resolveWindow } from '../../src/domain/time-window.js';
+import { isWindowProblem, resolveWindow, restAfter } from '../../src/domain/time-window.js';
 
 const now = Date.UTC(2026, 10, 22, 12);
 const H = 3600_000;
@@ -30,5 +30,13 @@ describe('resolveWindow', () => {
     const result = resolveWindow(input, now);
     expect(isWindowProblem(result)).toBe(true);
     expect(result).toMatchObject({ field });
+  });
+});
+
+describe('restAfter', () => {
+  it('moves the start of the window up to the last row read, never back', () => {
+    expect(restAfter({ start: 10, end: 50, endInclusive: false }, 20)).toEqual({ start: 20, end: 50, endInclusive: false });
+    expect(restAfter({ start: 30, end: 50, endInclusive: true }, 20)).toEqual({ start: 30, end: 50, endInclusive: true });
+    expect(restAfter({ endInclusive: false }, 20)).toEqual({ start: 20, endInclusive: false });
   });
 });
