@@ -145,7 +145,11 @@ const measurementRoutes: RouteGroup = async (app, { store, now }) => {
       operationId: 'exportAllSensorsToCsv',
       description:
         'CSV (RFC 4180, CRLF line ends) of every measurement, ordered by sensor id then timestamp, streamed as it is read. ' +
-        'Filters: sensor_id (repeatable), prototype_id, start_time, end_time ([start, end)).',
+        'Filters: sensor_id (repeatable), prototype_id, start_time, end_time ([start, end)); unknown sensor or prototype ids ' +
+        'select nothing (the header alone). Values are written as the shortest text that reads back as the same double; ' +
+        'timestamps as ISO 8601 UTC with milliseconds and Z. It is read in short pages (by sensor, then timestamp and id), not ' +
+        'as one long query: a slow download holds no database connection or snapshot, and no statement time limit can cut ' +
+        'a long export short; measurements recorded while it runs may or may not appear in it.',
       querystring: ExportQuery,
       produces: ['text/csv'],
       response: errorResponses(422),
