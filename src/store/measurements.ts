@@ -164,7 +164,9 @@ export function measurementRepository(db: Kysely<Database>, dialect: Dialect) {
           'measurement_id',
           'sensor_id',
           'value',
-          'timestamp',
+          // PostgreSQL: epoch ms as an integer, read back with Number(), rather than timestamptz
+          // text parsed as a date per row (a third of the time of a long read).
+          dialect.kind === 'postgres' ? sql<number>`(extract(epoch from "timestamp") * 1000)::int8`.as('timestamp') : 'timestamp',
         ]);
         if (after) {
           const { timestamp, measurement_id } = after;
@@ -175,7 +177,8 @@ export function measurementRepository(db: Kysely<Database>, dialect: Dialect) {
             ]),
           );
         }
-        const page = await query.orderBy('timestamp').orderBy('measurement_id').limit(ROWS_PER_PAGE).execute();
+        // Qualified: the output column of the same name is not the indexed one on PostgreSQL.
+        const page = await query.orderBy('measurements.timestamp').orderBy('measurement_id').limit(ROWS_PER_PAGE).execute();
         if (page.length > 0) yield page;
         if (page.length < ROWS_PER_PAGE) return;
         after = page[page.length - 1];

@@ -40,6 +40,10 @@ describe.each(storeKinds())('measurements (%s)', (kind) => {
       expect(res.body.value).toBe(0.1 + 0.2);
       const naive = await service.post('/measurements', { sensor_id: sensor, value: 1, timestamp: '2026-11-22T09:00:00' });
       expect(naive.body.timestamp).toBe('2026-11-22T09:00:00.000Z');
+      // Read back to the millisecond, as stored.
+      expect((await all()).map((m) => m.timestamp)).toEqual(['2026-11-22T08:30:00.250Z', '2026-11-22T09:00:00.000Z']);
+      const csv = (await service.get(`/measurements/export?sensor_id=${sensor}`)).text;
+      expect(csv).toContain(`,2026-11-22T08:30:00.250Z,`);
     });
 
     it('records a batch in request order and answers with the array', async () => {
