@@ -48,14 +48,26 @@ export function conditionHolds(condition: ActivationCondition, value: number, co
       return value < conditionValue || value > conditionValue;
     case 'always':
       return true;
+    default:
+      // A condition this code does not know (a row written by a newer version) never activates.
+      return false;
   }
 }
 
 /**
  * The decision, in order: disabled; no measurement; the newest measurement older than
- * `staleAfterMs` (a reading exactly `staleAfterMs` old is still fresh); less than
- * `activation_period` seconds since the last activation (exactly the period is elapsed);
- * a zero duration; then the condition on the newest value.
+ * `staleAfterMs`; less than `activation_period` seconds since the last activation; a zero
+ * duration; then the condition on the newest value.
+ *
+ * Boundaries: a reading exactly `staleAfterMs` old is still fresh ("older than" is strict); a
+ * period exactly elapsed allows activation. The elapsed milliseconds are divided into seconds
+ * rather than the period multiplied into milliseconds, because `period * 1000` is inexact for
+ * many decimal periods (2.007 * 1000 = 2007.0000000000002) and would move the boundary.
+ *
+ * Every test is written so that a value that cannot be compared (NaN) says "no": the ages are
+ * checked with `!(… <= …)`, never with `… > …`. A reading or a last_activated in the future
+ * (a device clock a little ahead, the server clock set back) counts as fresh and as "period not
+ * elapsed" respectively: the pump waits rather than doses twice.
  */
 export function activationFor(actuator: ActuatorSettings, latest: LatestReading | undefined, now: number, staleAfterMs: number): Activation {
   const decide = (activate: boolean, status: string): Activation => ({
@@ -64,10 +76,10 @@ export function activationFor(actuator: ActuatorSettings, latest: LatestReading 
     duration: actuator.activation_duration,
     period: actuator.activation_period,
   });
-  if (!actuator.enabled) return decide(false, STATUS.disabled);
+  if (actuator.enabled !== true) return decide(false, STATUS.disabled);
   if (!latest) return decide(false, STATUS.noMeasurement);
-  if (now - latest.timestamp > staleAfterMs) return decide(false, STATUS.stale);
-  if (now - actuator.last_activated < actuator.activation_period * 1000) return decide(false, STATUS.waiting);
-  if (actuator.activation_duration === 0) return decide(false, STATUS.zeroDuration);
+  if (!(now - latest.timestamp <= staleAfterMs)) return decide(false, STATUS.stale);
+  if (!((now - actuator.last_activated) / 1000 >= actuator.activation_period)) return decide(false, STATUS.waiting);
+  if (!(actuator.activation_duration > 0)) return decide(false, STATUS.zeroDuration);
   return decide(conditionHolds(actuator.activation_condition, latest.value, actuator.condition_value), STATUS.ok);
 }

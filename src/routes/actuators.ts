@@ -88,12 +88,17 @@ const actuatorRoutes: RouteGroup = async (app, deps) => {
       description:
         'Whether the pump should run now. The first rule that matches decides (status says which): disabled; no measurement; ' +
         'newest measurement older than STALE_AFTER; less than activation_period seconds since last_activated; duration 0; ' +
-        'otherwise "OK" and the condition on the newest value. A reading exactly STALE_AFTER old is still fresh; a period ' +
-        'exactly elapsed allows activation.',
+        'otherwise "OK" and the condition on the newest value (high: v > condition_value; low: v < condition_value; ' +
+        'low_or_high: v ≠ condition_value; always). The newest measurement is the one with the latest timestamp, not the ' +
+        'last one posted. Boundaries: a reading exactly STALE_AFTER old is still fresh; a period exactly elapsed allows ' +
+        'activation; a value equal to condition_value does not activate high, low or low_or_high. A last_activated in the ' +
+        'future (server clock set back) keeps the pump waiting. Sent with Cache-Control: no-store.',
       params: ActuatorIdParams,
       response: { 200: ActuatorActivation, ...errorResponses(404, 422) },
     },
-    handler: async (request) => {
+    handler: async (request, reply) => {
+      // A decision is only good for the moment it is made: no cache or proxy may replay it.
+      reply.header('cache-control', 'no-store');
       const actuator = await store.actuators.get(request.params.actuator_id);
       if (!actuator) throw notFound(`Actuator ${request.params.actuator_id} not found`);
       const latest = await store.measurements.last(actuator.sensor_id);
@@ -101,28 +106,25 @@ const actuatorRoutes: RouteGroup = async (app, deps) => {
     },
   });
 
-  // The controller calls this with no body, an empty form body or an empty JSON body: this route
-  // alone accepts them all (other routes keep answering 415 to forms).
+  // The controller calls this right after running the pump, with no body, an empty form body or
+  // an empty JSON body. A refused report would leave last_activated where it was, and the next poll
+  // would answer `activate: true` again: a second dose. So this route reads whatever body comes
+  // (within the body limit) and ignores it. The parser is scoped to this plugin: every other route
+  // keeps refusing forms and unknown content types with 415.
   await app.register(async (plain) => {
     const scope = plain.withTypeProvider<TypeBoxTypeProvider>();
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(body as string)));
-    });
-    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-      try {
-        done(null, body === '' ? {} : JSON.parse(body as string));
-      } catch (error) {
-        (error as { statusCode?: number }).statusCode = 400;
-        done(error as Error, undefined);
-      }
-    });
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) => done(null, undefined));
     scope.patch('/actuators/:actuator_id/last_activated', {
       config: { access: 'modify' },
       schema: {
         tags,
         summary: 'Update Actuator Last Activated',
         operationId: 'updateActuatorLastActivated',
-        description: 'Sets last_activated to now, right after the pump ran. Any body is ignored.',
+        description:
+          'Sets last_activated to now; the controller calls it right after the pump ran. The route takes no body: ' +
+          'whatever is sent (nothing, an empty form, empty or even malformed JSON, any content type) is ignored, ' +
+          'because refusing the report would make the next state poll answer activate: true again.',
         params: ActuatorIdParams,
         response: { 200: Actuator, ...errorResponses(404, 422) },
       },
