@@ -71,10 +71,15 @@ export function actuatorRepository(db: Kysely<Database>, dialect: Dialect) {
       return toActuator(row);
     },
 
+    /**
+     * Writes the configuration fields. last_activated is left out: only `markActivated` moves it,
+     * so a settings update can never set it back, not even to a value it read a moment before.
+     */
     async update(actuator: StoredActuator): Promise<StoredActuator> {
+      const { last_activated: _ignored, ...settings } = columns(actuator);
       const row = await db
         .updateTable('actuators')
-        .set(columns(actuator))
+        .set(settings)
         .where('actuator_id', '=', actuator.actuator_id)
         .returningAll()
         .executeTakeFirstOrThrow();
