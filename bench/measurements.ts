@@ -25,6 +25,7 @@ import pg from 'pg';
 import { openStore } from '../src/store/index.js';
 import { load, type LoadResult } from './lib/load.js';
 import { ROOT, type Running, startService } from './lib/processes.js';
+import { postgresAnswers } from './lib/postgres.js';
 
 const duration = Number(process.env.BENCH_DURATION ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
@@ -207,18 +208,6 @@ async function scenarios(store: string, database: { url(name: string): Promise<s
     if (response.status !== 200) throw new Error(`random generation answered ${response.status}: ${body}`);
     row(store, 'POST /Measurement/Random, 1,000,000', seconds(performance.now() - started), body);
   });
-}
-
-async function postgresAnswers(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
 }
 
 async function main(): Promise<void> {

@@ -17,6 +17,7 @@ import pg from 'pg';
 import { load, type LoadResult } from './lib/load.js';
 import { startFloor, startService } from './lib/processes.js';
 import { exportScenario, fillMeasurements, randomScenario, windowScenario } from './lib/scenarios.js';
+import { postgresAnswers } from './lib/postgres.js';
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
@@ -93,18 +94,6 @@ async function deviceTraffic(label: string, databaseUrl: string, floor: { get: n
     }
   } finally {
     await service.stop();
-  }
-}
-
-async function postgresAnswers(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
   }
 }
 
