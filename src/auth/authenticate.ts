@@ -4,10 +4,18 @@ import type { Store } from '../store/index.js';
 import type { TokenService } from './tokens.js';
 
 export interface Principal {
+  user_id: number;
   username: string;
   /** What the token grants, narrowed to what the user still has. */
   permissions: number;
   token: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The user behind the bearer token, once the enforced-mode guard has checked it. */
+    principal?: Principal;
+  }
 }
 
 const challenge = { 'WWW-Authenticate': 'Bearer' };
@@ -15,6 +23,7 @@ export const notAuthenticated = () => new HttpError(401, 'Not authenticated', ch
 export const invalidCredentials = () => new HttpError(401, 'Could not validate credentials', challenge);
 export const forbidden = () => new HttpError(403, 'Not enough permissions');
 
+/** The token of an `Authorization: Bearer …` header; '' for another scheme or a malformed header. */
 export function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (!header) return undefined;
@@ -33,9 +42,8 @@ export function authenticator(tokens: TokenService, store: Store, now: () => num
     const claims = token ? await tokens.verify(token, now()) : undefined;
     if (!claims) throw invalidCredentials();
     const user = await store.users.get(claims.sub);
-    if (!user) throw invalidCredentials();
-    if (user.tokens_valid_after !== null && claims.iat_ms <= user.tokens_valid_after) throw invalidCredentials();
-    return { username: user.username, permissions: claims.permissions & user.permissions, token };
+    if (!user || user.user_id !== claims.uid || user.token_generation !== claims.gen) throw invalidCredentials();
+    return { user_id: user.user_id, username: user.username, permissions: claims.permissions & user.permissions, token };
   };
 }
 

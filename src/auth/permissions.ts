@@ -25,7 +25,7 @@ declare module 'fastify' {
 export function parsePermissions(list: string): number {
   let bits = 0;
   for (const name of list.split(',').map((n) => n.trim()).filter(Boolean)) {
-    if (!(name in PERMISSIONS)) {
+    if (!Object.hasOwn(PERMISSIONS, name)) {
       throw new Error(`unknown permission "${name}" (known: ${Object.keys(PERMISSIONS).join(', ')})`);
     }
     bits |= PERMISSIONS[name as PermissionName];

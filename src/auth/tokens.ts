@@ -2,13 +2,24 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import type { SettingRepository } from '../store/settings.js';
 
+/** Who a token is issued to: the user as the store has it at that moment. */
+export interface TokenSubject {
+  user_id: number;
+  username: string;
+  permissions: number;
+  token_generation: number;
+}
+
 export interface TokenClaims {
   sub: string;
+  /** The user's id: a user removed and created again under the same name does not inherit its tokens. */
+  uid: number;
+  /** The user's token generation when issued; logout moves it on, which revokes the token. */
+  gen: number;
   permissions: number;
-  /** Issue time in ms: revocation by logout compares against it exactly (iat has 1 s resolution). */
-  iat_ms: number;
-  jti: string;
+  iat: number;
   exp: number;
+  jti: string;
 }
 
 const SECRET_KEY = 'token_secret';
@@ -26,23 +37,30 @@ export async function tokenSecret(configured: string | undefined, settings: Sett
   return new TextEncoder().encode(stored);
 }
 
+const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+
 export function tokenService(secret: Uint8Array, defaultTtlMs: number) {
   return {
-    async issue(username: string, permissions: number, now: number, ttlMs = defaultTtlMs): Promise<string> {
-      return new SignJWT({ permissions, iat_ms: now })
+    /** A signed HS256 JWT for the user, valid `ttlMs` from `now`. */
+    async issue(user: TokenSubject, now: number, ttlMs = defaultTtlMs): Promise<string> {
+      return new SignJWT({ permissions: user.permissions, uid: user.user_id, gen: user.token_generation })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-        .setSubject(username)
+        .setSubject(user.username)
         .setIssuedAt(Math.floor(now / 1000))
         .setExpirationTime(Math.floor((now + ttlMs) / 1000))
         .setJti(randomUUID())
         .sign(secret);
     },
 
-    /** The claims of a valid, unexpired token signed with our secret; undefined otherwise. */
+    /** The claims of a well-formed, unexpired token signed with our secret; undefined otherwise. */
     async verify(token: string, now: number): Promise<TokenClaims | undefined> {
       try {
-        const { payload } = await jwtVerify(token, secret, { algorithms: ['HS256'], currentDate: new Date(now) });
-        if (typeof payload.sub !== 'string' || typeof payload.permissions !== 'number' || typeof payload.iat_ms !== 'number') {
+        const { payload } = await jwtVerify(token, secret, {
+          algorithms: ['HS256'],
+          currentDate: new Date(now),
+          requiredClaims: ['sub', 'iat', 'exp', 'jti'],
+        });
+        if (typeof payload.sub !== 'string' || !isCount(payload.permissions) || !isCount(payload.uid) || !isCount(payload.gen)) {
           return undefined;
         }
         return payload as unknown as TokenClaims;

@@ -17,16 +17,24 @@ Commands:
       Creates a user. LIST is comma-separated: post_measurements, read, modify, admin
       (default: read,modify). Without --password one is generated and printed.
   token NAME [--days N]
-      Prints a signed token for the user, valid N days (default 365): a device token.
+      Prints a signed token for the user on stdout, valid N days (default 365, at most 3650):
+      a device token. It carries the user's permissions at that moment; logout, remove and
+      set-permissions still apply to it.
   list
       Lists the users and their permissions.
+  revoke NAME
+      Revokes every token issued to the user so far (as its logout does); new ones work.
   remove NAME
       Deletes the user; its tokens stop working.
   set-permissions NAME LIST
-      Replaces the user's permissions; tokens already issued are narrowed to them.
+      Replaces the user's permissions. Tokens already issued keep at most what they had:
+      taking a permission away applies to them at once, a new one needs a new token.
 
 The store is the one DATABASE_URL names (default sqlite:./data/sensorhub.db), as for the server.
 Exit codes: 0 done, 1 refused (unknown user, taken name, bad permission), 2 wrong usage.`;
+
+/** Ten years, longer than a device lives: the bound keeps a typo from minting a token that never ends. */
+const MAX_TOKEN_DAYS = 3650;
 
 class UsageError extends Error {}
 class Refused extends Error {}
@@ -65,6 +73,7 @@ async function run(store: Store, argv: string[], tokenTtlMinutes: number, config
     case 'add': {
       const username = need(name, 'NAME');
       if (username.length > 64) throw new Refused('a username has at most 64 characters');
+      if (/[\u0000-\u001f\u007f]/.test(username)) throw new Refused('a username has no control characters');
       const permissions = values.permissions === undefined ? NEW_USER_PERMISSIONS : permissionsFrom(values.permissions);
       if (values.password !== undefined && values.password.length < 8) throw new Refused('a password has at least 8 characters');
       const password = values.password ?? generatePassword();
@@ -77,12 +86,14 @@ async function run(store: Store, argv: string[], tokenTtlMinutes: number, config
     case 'token': {
       const username = need(name, 'NAME');
       const days = values.days === undefined ? 365 : Number(values.days);
-      if (!Number.isFinite(days) || days <= 0) throw new UsageError('--days takes a positive number');
+      if (!Number.isFinite(days) || days <= 0 || days > MAX_TOKEN_DAYS) {
+        throw new UsageError(`--days takes a number of days above 0, at most ${MAX_TOKEN_DAYS}`);
+      }
       const user = await store.users.get(username);
       if (!user) throw new Refused(`no user "${username}"`);
       const tokens = tokenService(await tokenSecret(configuredSecret, store.settings), tokenTtlMinutes * 60_000);
       console.error(`token for ${username} (${permissionNames(user.permissions).join(', ')}), valid ${days} days:`);
-      console.log(await tokens.issue(username, user.permissions, Date.now(), days * 24 * 3600_000));
+      console.log(await tokens.issue(user, Date.now(), days * 24 * 3600_000));
       return;
     }
     case 'list': {
@@ -91,6 +102,13 @@ async function run(store: Store, argv: string[], tokenTtlMinutes: number, config
       for (const user of users) {
         console.log(`${user.username}\t${permissionNames(user.permissions).join(',') || '-'}\tcreated ${new Date(user.created_at).toISOString()}`);
       }
+      return;
+    }
+    case 'revoke': {
+      const username = need(name, 'NAME');
+      const user = await store.users.get(username);
+      if (!user || !(await store.users.revokeTokens(user.user_id, Date.now()))) throw new Refused(`no user "${username}"`);
+      console.log(`revoked every token of ${username} issued so far`);
       return;
     }
     case 'remove': {

@@ -7,15 +7,29 @@ const oauthExtras = {
   client_secret: Type.Optional(Type.String({ description: 'Ignored.' })),
 };
 
+/** No control characters: a name is something a person types and reads (and PostgreSQL text holds no NUL). */
+const PRINTABLE = '^[^\\u0000-\\u001F\\u007F]*$';
+
 export const LoginForm = Type.Object(
-  { username: Type.String({ minLength: 1 }), password: Type.String({ minLength: 1 }), ...oauthExtras },
+  {
+    username: Type.String({ minLength: 1, pattern: PRINTABLE }),
+    password: Type.String({ minLength: 1 }),
+    ...oauthExtras,
+  },
   { title: 'Body_login_for_access_token_token_post', description: 'Form fields (urlencoded or multipart), or the same as JSON.' },
 );
 
 export const NewUserForm = Type.Object(
-  { username: Type.String({ minLength: 1, maxLength: 64 }), password: Type.String({ minLength: 8 }), ...oauthExtras },
+  {
+    username: Type.String({ minLength: 1, maxLength: 64, pattern: PRINTABLE, description: '1 to 64 characters, no control characters.' }),
+    password: Type.String({ minLength: 8, description: 'At least 8 characters.' }),
+    ...oauthExtras,
+  },
   { title: 'Body_create_user_access_token_users_new__post', description: 'Form fields (urlencoded or multipart), or the same as JSON.' },
 );
+
+/** The content types the two OAuth2 form routes take (listed in the OpenAPI document). */
+export const FORM_CONTENT_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data', 'application/json'];
 
 export const Token = Type.Object(
   { access_token: Type.String(), token_type: Type.Literal('bearer') },

@@ -50,8 +50,10 @@ export interface UserTable {
   password_hash: string;
   permissions: number;
   created_at: DbTime;
-  /** Tokens issued before this instant are revoked (set by logout); null: none revoked. */
+  /** When the user last logged out (revoking its tokens); null: never. */
   tokens_valid_after: DbTime | null;
+  /** Tokens carry the generation they were issued in; logout moves it on, revoking them all. */
+  token_generation: Generated<number>;
 }
 
 export interface SettingTable {

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database, UserTable } from './database.js';
 import type { Dialect } from './dialect.js';
 
@@ -9,11 +9,50 @@ export interface StoredUser {
   permissions: number;
   created_at: number;
   tokens_valid_after: number | null;
+  token_generation: number;
 }
 
-const toUser = (row: Selectable<UserTable>): StoredUser => ({ ...row });
+export interface NewUser {
+  username: string;
+  password_hash: string;
+  permissions: number;
+  created_at: number;
+  /** What the user gets instead of `permissions` when it is the store's very first user. */
+  firstUserPermissions?: number;
+  /** Create the user only if the store has no user yet (the bootstrap of AUTH_MODE=enforced). */
+  onlyIfFirst?: boolean;
+}
+
+const toUser = (row: Selectable<UserTable>): StoredUser => ({
+  ...row,
+  user_id: Number(row.user_id),
+  permissions: Number(row.permissions),
+  token_generation: Number(row.token_generation),
+});
 
 export function userRepository(db: Kysely<Database>, dialect: Dialect) {
+  const pg = dialect.kind === 'postgres';
+  const timeType = pg ? sql.raw('timestamptz') : sql.raw('integer');
+
+  /**
+   * One statement decides "first user or not" and inserts, so two users created at the same moment
+   * cannot both become the first. SQLite runs it under its write lock; PostgreSQL reads a snapshot
+   * per statement, so there the caller holds a lock on the table around it.
+   */
+  async function insert(executor: Kysely<Database>, user: NewUser): Promise<StoredUser | undefined> {
+    const anyUser = sql`exists (select 1 from users)`;
+    const { rows } = await sql<Selectable<UserTable>>`
+      insert into users (username, password_hash, permissions, created_at)
+      select cast(${user.username} as text), cast(${user.password_hash} as text),
+        case when ${anyUser} then cast(${user.permissions} as integer)
+             else cast(${user.firstUserPermissions ?? user.permissions} as integer) end,
+        cast(${dialect.time(user.created_at)} as ${timeType})
+      where ${user.onlyIfFirst ? sql`not ${anyUser}` : sql`true`}
+      on conflict (username) do nothing
+      returning *`.execute(executor);
+    return rows[0] && toUser(rows[0]);
+  }
+
   return {
     async get(username: string): Promise<StoredUser | undefined> {
       const row = await db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
@@ -28,20 +67,25 @@ export function userRepository(db: Kysely<Database>, dialect: Dialect) {
       return (await db.selectFrom('users').select('user_id').limit(1).executeTakeFirst()) !== undefined;
     },
 
-    /** Creates the user; undefined when the username is taken. */
-    async create(user: { username: string; password_hash: string; permissions: number; created_at: number }): Promise<StoredUser | undefined> {
-      const row = await db
-        .insertInto('users')
-        .values({ ...user, created_at: dialect.time(user.created_at) })
-        .onConflict((oc) => oc.column('username').doNothing())
-        .returningAll()
-        .executeTakeFirst();
-      return row && toUser(row);
+    /** Creates the user; undefined when the username is taken (or, with `onlyIfFirst`, a user exists). */
+    async create(user: NewUser): Promise<StoredUser | undefined> {
+      if (!pg) return insert(db, user);
+      const locked = async (trx: Kysely<Database>) => {
+        // Conflicts with itself and with plain inserts, not with reads: creators take turns.
+        await sql`lock table users in share row exclusive mode`.execute(trx);
+        return insert(trx, user);
+      };
+      return db.isTransaction ? locked(db) : db.transaction().execute(locked);
     },
 
-    /** Revokes every token issued up to `at`. */
-    async revokeTokens(username: string, at: number): Promise<void> {
-      await db.updateTable('users').set({ tokens_valid_after: dialect.time(at) }).where('username', '=', username).execute();
+    /** Revokes every token issued to the user so far: its generation moves on. */
+    async revokeTokens(userId: number, at: number): Promise<boolean> {
+      const result = await db
+        .updateTable('users')
+        .set((eb) => ({ token_generation: eb('token_generation', '+', 1), tokens_valid_after: dialect.time(at) }))
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
     },
 
     async setPermissions(username: string, permissions: number): Promise<boolean> {

@@ -162,8 +162,8 @@ describe.each(storeKinds())('uploaded picture (%s)', (kind) => {
       const { tokenSecret, tokenService } = await import('../../src/auth/tokens.js');
       const issuer = tokenService(await tokenSecret(undefined, service.store.settings), 3600_000);
       for (const [name, permissions] of [['device', 1], ['reader', 2], ['editor', 6]] as const) {
-        await service.store.users.create({ username: name, password_hash: 'x', permissions, created_at: Date.now() });
-        tokens[name] = await issuer.issue(name, permissions, Date.now());
+        const user = await service.store.users.create({ username: name, password_hash: 'x', permissions, created_at: Date.now() });
+        tokens[name] = await issuer.issue(user!, Date.now());
       }
     });
     afterAll(() => service?.close());

@@ -126,7 +126,7 @@ describe.each(storeKinds())('users and tokens, open mode (%s)', (kind) => {
 
   it('refuses forged, expired, malformed and missing tokens with 401', async () => {
     const good = (await login({ username: 'ana', password: 'correct horse' })).body.access_token;
-    const forged = await new SignJWT({ permissions: 15, iat_ms: T0 })
+    const forged = await new SignJWT({ permissions: 15, uid: 1, gen: 0 })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject('ana')
       .setIssuedAt()
@@ -134,8 +134,19 @@ describe.each(storeKinds())('users and tokens, open mode (%s)', (kind) => {
       .setJti('x')
       .sign(new TextEncoder().encode('not-the-secret-not-the-secret-not-the-secret'));
     const [h, , s] = good.split('.');
-    const tampered = `${h}.${Buffer.from(JSON.stringify({ sub: 'ana', permissions: 15, iat_ms: T0, exp: 9e9 })).toString('base64url')}.${s}`;
-    for (const token of [forged, tampered, 'not.a.jwt', 'garbage']) {
+    const tampered = `${h}.${Buffer.from(JSON.stringify({ sub: 'ana', uid: 1, gen: 0, permissions: 15, exp: 9e9 })).toString('base64url')}.${s}`;
+    const unsigned = `${Buffer.from(JSON.stringify({ alg: 'none' })).toString('base64url')}.${good.split('.')[1]}.`;
+    // Signed with the right secret but lacking the claims a token of ours has.
+    const secret = new TextEncoder().encode(await service.store.settings.get('token_secret'));
+    const partial = await new SignJWT({ permissions: 15 }).setProtectedHeader({ alg: 'HS256' }).setSubject('ana').setExpirationTime('1h').sign(secret);
+    const otherAlgorithm = await new SignJWT({ permissions: 15, uid: 1, gen: 0 })
+      .setProtectedHeader({ alg: 'HS512' })
+      .setSubject('ana')
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .setJti('x')
+      .sign(new Uint8Array(Buffer.from(await service.store.settings.get('token_secret') as string)));
+    for (const token of [forged, tampered, unsigned, partial, otherAlgorithm, 'not.a.jwt', 'garbage', good.slice(0, -2)]) {
       const res = await service.get('/users/items/', { token });
       expect(res.status, token).toBe(401);
       expect(res.headers.get('www-authenticate')).toBe('Bearer');
@@ -148,11 +159,69 @@ describe.each(storeKinds())('users and tokens, open mode (%s)', (kind) => {
     service.clock.now = T0;
   });
 
-  it('refuses a token of a removed user', async () => {
+  it('logout is exact within one millisecond: the token issued right after it works', async () => {
+    service.clock.now = T0 + 20_000;
+    const before = (await login({ username: 'bo', password: 'battery staple' })).body.access_token;
+    expect((await service.request('POST', '/users/logout', { token: before })).status).toBe(200);
+    const after = (await login({ username: 'bo', password: 'battery staple' })).body.access_token;
+    expect((await service.get('/users/items/', { token: before })).status).toBe(401);
+    expect((await service.get('/users/items/', { token: after })).status).toBe(200);
+    expect((await service.request('POST', '/users/logout/', { token: before })).status).toBe(401);
+    // Another user's tokens are untouched.
+    const ana = (await login({ username: 'ana', password: 'correct horse' })).body.access_token;
+    expect((await service.request('POST', '/users/logout/', { token: after })).status).toBe(200);
+    expect((await service.get('/users/items/', { token: ana })).status).toBe(200);
+    service.clock.now = T0;
+  });
+
+  it('refuses a token of a removed user, also once a new user takes the same name', async () => {
     await service.request('POST', '/users/new/', form({ username: 'gone', password: 'soon gone' }));
     const token = (await login({ username: 'gone', password: 'soon gone' })).body.access_token;
     await service.store.users.remove('gone');
     expect((await service.get('/users/items/', { token })).status).toBe(401);
+    expect((await service.request('POST', '/users/new/', form({ username: 'gone', password: 'someone else' }))).status).toBe(201);
+    expect((await service.get('/users/items/', { token })).status).toBe(401);
+  });
+
+  it('ignores a file part in a multipart login form', async () => {
+    const body = multipart({ username: 'ana', password: 'correct horse' });
+    body.append('avatar', new Blob(['not a field']), 'avatar.png');
+    const res = await fetch(`${service.url}/token`, { method: 'POST', body });
+    expect(res.status).toBe(200);
+  });
+
+  it('takes form bodies on its own routes only: elsewhere they stay a 415', async () => {
+    const before = (await service.get('/prototypes')).body;
+    const urlencoded = await service.request('POST', '/prototypes', form({ prototype_id: '40', prototype_name: 'x' }));
+    expect(urlencoded.status).toBe(415);
+    const multi = multipart({ prototype_id: '41', prototype_name: 'x' });
+    expect((await fetch(`${service.url}/prototypes`, { method: 'POST', body: multi })).status).toBe(415);
+    expect((await service.get('/prototypes')).body).toEqual(before);
+    expect((await service.request('POST', '/token', { raw: 'username=ana', headers: { 'content-type': 'text/plain' } })).status).toBe(415);
+  });
+
+  it('refuses a username with control characters with 422, on both routes', async () => {
+    const before = await usersRows();
+    const created = await service.post('/users/new/', { username: 'nul\u0000name', password: 'long enough' });
+    expect(created.status).toBe(422);
+    expect(created.body.detail[0].loc).toEqual(['body', 'username']);
+    expect((await service.post('/token', { username: 'nul\u0000name', password: 'long enough' })).status).toBe(422);
+    expect(await usersRows()).toEqual(before);
+  });
+
+  it('accepts a username of exactly 64 characters and a password of exactly 8', async () => {
+    const res = await service.request('POST', '/users/new/', form({ username: 'u'.repeat(64), password: '12345678' }));
+    expect(res.status).toBe(201);
+    expect((await login({ username: 'u'.repeat(64), password: '12345678' })).status).toBe(200);
+  });
+
+  it('documents the form content types of /token and /users/new/', async () => {
+    const doc = (await service.get('/openapi.json')).body;
+    for (const path of ['/token', '/users/new/']) {
+      expect(Object.keys(doc.paths[path].post.requestBody.content)).toEqual(
+        expect.arrayContaining(['application/x-www-form-urlencoded', 'multipart/form-data', 'application/json']),
+      );
+    }
   });
 
   it('refuses repeated failed logins with 429 for a while, then lets the right password in', async () => {
@@ -164,6 +233,20 @@ describe.each(storeKinds())('users and tokens, open mode (%s)', (kind) => {
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
     service.clock.now = T0 + 24 * 3600_000 + 15 * 60_000 + 1;
     expect((await login({ username: 'dee', password: 'right password' })).status).toBe(200);
+    service.clock.now = T0;
+  });
+
+  it('lets no burst of concurrent guesses past the limit', async () => {
+    service.clock.now = T0 + 48 * 3600_000;
+    await service.request('POST', '/users/new/', form({ username: 'eli', password: 'right password' }));
+    const guesses = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        login({ username: 'eli', password: `guess ${i}` }),
+      ),
+    );
+    const statuses = guesses.map((g) => g.status).sort();
+    expect(statuses.filter((s) => s === 401)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(7);
     service.clock.now = T0;
   });
 

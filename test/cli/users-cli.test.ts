@@ -14,7 +14,8 @@ describe('users command-line tool', () => {
     const added = await users('add', 'tank-pi', '--permissions', 'post_measurements');
     expect(added.code).toBe(0);
     expect(added.stdout).toContain('added tank-pi (post_measurements)');
-    expect(added.stdout).toMatch(/password: \S{12,}/);
+    const password = /password: (\S{12,})/.exec(added.stdout)?.[1];
+    expect(password).toBeDefined();
     const token = await users('token', 'tank-pi', '--days', '365');
     expect(token.code).toBe(0);
     const jwt = token.stdout.trim();
@@ -35,6 +36,30 @@ describe('users command-line tool', () => {
         body: JSON.stringify({ prototype_id: 1, prototype_name: 'x' }),
       });
       expect(write.status).toBe(403);
+
+      // The generated password is the device's login too.
+      const login = await fetch(`${service.url}/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ username: 'tank-pi', password: password! }),
+      });
+      expect(login.status).toBe(200);
+
+      // A leaked device token is revoked from the command line; a new one works.
+      expect((await users('revoke', 'tank-pi')).code).toBe(0);
+      const revoked = await fetch(`${service.url}/measurements`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${jwt}` },
+        body: JSON.stringify({ sensor_id: 2, value: 6.5 }),
+      });
+      expect(revoked.status).toBe(401);
+      const renewed = (await users('token', 'tank-pi', '--days', '30')).stdout.trim();
+      const again = await fetch(`${service.url}/measurements`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${renewed}` },
+        body: JSON.stringify({ sensor_id: 2, value: 6.6 }),
+      });
+      expect(again.status).toBe(201);
     } finally {
       await service.stop();
     }
@@ -57,6 +82,13 @@ describe('users command-line tool', () => {
     expect((await users('token', 'nobody')).code).toBe(1);
     expect((await users('add', 'x', '--permissions', 'fly')).stderr).toContain('unknown permission "fly"');
     expect((await users('add', 'x', '--password', 'short')).code).toBe(1);
+    expect((await users('add', 'x', '--permissions', 'constructor')).code).toBe(1);
+    expect((await users('set-permissions', 'nobody', 'read')).stderr).toContain('no user "nobody"');
+    expect((await users('remove', 'nobody')).code).toBe(1);
+    expect((await users('revoke', 'nobody')).code).toBe(1);
+    expect((await users('token', 'tank-pi', '--days', '0')).code).toBe(2);
+    expect((await users('token', 'tank-pi', '--days', 'soon')).code).toBe(2);
+    expect((await users('list')).stdout).not.toMatch(/^x\t/m);
     const usage = await users('frobnicate');
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('Usage:');
