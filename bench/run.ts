@@ -1,11 +1,14 @@
 /**
  * `npm run bench`: the device-traffic scenarios against the floor of this machine.
  *
- * For each scenario it measures throughput and p50/p99 latency with the same load generator,
- * connections and duration as the floor (a plain node:http server answering a fixed JSON body),
- * prints a table with each rate's ratio to the floor, and appends it to BENCHMARKS.md.
+ * For each HTTP scenario it measures throughput and p50/p99 latency with autocannon on loopback,
+ * and beside it the floor: a plain node:http server that reads the same request and answers a
+ * fixed small JSON body, driven by the same generator with the same connections and duration.
+ * The two alternate in slices (floor, service, floor, service…), so both see the same drift in
+ * this machine's speed. It prints a table with each rate's ratio to its floor and appends it to
+ * BENCHMARKS.md.
  *
- * Options (environment): BENCH_DURATION (seconds per scenario, default 10), BENCH_CONNECTIONS
+ * Options (environment): BENCH_DURATION (seconds per scenario, and as many for its floor; default 10), BENCH_CONNECTIONS
  * (default 64), BENCH_PG_URL (PostgreSQL for the PostgreSQL scenarios; default the local server,
  * skipped when it does not answer), BENCH_SKIP (comma-separated scenario groups to leave out:
  * http, window, export, random, postgres), BENCH_WINDOW_SIZES (default 10000,1000000,10000000).
@@ -14,7 +17,7 @@ import { appendFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { load, type LoadResult } from './lib/load.js';
+import { againstFloor, type Compared } from './lib/load.js';
 import { startFloor, startService } from './lib/processes.js';
 import { exportScenario, fillMeasurements, randomScenario, windowScenario } from './lib/scenarios.js';
 import { postgresAnswers } from './lib/postgres.js';
@@ -27,6 +30,8 @@ const windowSizes = (process.env.BENCH_WINDOW_SIZES ?? '10000,1000000,10000000')
 interface Row {
   scenario: string;
   rate: string;
+  /** The floor's rate in the slices taken beside this scenario. */
+  floor: string;
   ratio: string;
   p50: string;
   p99: string;
@@ -41,56 +46,46 @@ function log(message: string): void {
 
 const fmt = (n: number) => (n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toFixed(2));
 
-function httpRow(scenario: string, result: LoadResult, floor: number, unit: number, target: number, targetText: string): void {
-  const rate = result.rps * unit;
-  const ratio = rate / floor;
-  const clean = result.errors === 0 && result.non2xx === 0;
+function httpRow(scenario: string, { service, floor }: Compared, unit: number, target: number, targetText: string): void {
+  const rate = service.rps * unit;
+  const ratio = rate / floor.rps;
+  const clean = service.errors === 0 && service.non2xx === 0;
   rows.push({
     scenario,
     rate: `${fmt(rate)}/s${unit > 1 ? ' measurements' : ''}`,
+    floor: `${fmt(floor.rps)}/s`,
     ratio: `${ratio.toFixed(2)}×`,
-    p50: `${result.p50} ms`,
-    p99: `${result.p99} ms`,
+    p50: `${service.p50} ms`,
+    p99: `${service.p99} ms`,
     target: targetText,
-    met: ratio >= target && clean ? 'yes' : `no${clean ? '' : ` (${result.errors} errors, ${result.non2xx} non-2xx)`}`,
+    met: ratio >= target && clean ? 'yes' : `no${clean ? '' : ` (${service.errors} errors, ${service.non2xx} non-2xx)`}`,
   });
-  log(`${scenario}: ${fmt(rate)}/s, ${ratio.toFixed(2)}× floor, p50 ${result.p50} ms, p99 ${result.p99} ms`);
+  log(`${scenario}: ${fmt(rate)}/s, floor ${fmt(floor.rps)}/s, ${ratio.toFixed(2)}× floor, p50 ${service.p50} ms, p99 ${service.p99} ms`);
 }
 
-async function floorRates(): Promise<{ get: number; post: number }> {
-  const floor = await startFloor();
-  try {
-    log('floor: GET');
-    const get = await load({ url: `${floor.url}/`, connections, durationS: duration });
-    log('floor: POST');
-    const post = await load({ url: `${floor.url}/`, method: 'POST', body: '{"sensor_id":1,"value":6.4}', connections, durationS: duration });
-    rows.push({ scenario: 'floor: node:http GET', rate: `${fmt(get.rps)}/s`, ratio: '1.00×', p50: `${get.p50} ms`, p99: `${get.p99} ms`, target: '', met: '' });
-    rows.push({ scenario: 'floor: node:http POST', rate: `${fmt(post.rps)}/s`, ratio: '1.00×', p50: `${post.p50} ms`, p99: `${post.p99} ms`, target: '', met: '' });
-    return { get: get.rps, post: post.rps };
-  } finally {
-    await floor.stop();
-  }
-}
-
+const single = '{"sensor_id":1,"value":6.4}';
 const batch = JSON.stringify(Array.from({ length: 100 }, (_, i) => ({ sensor_id: 1 + (i % 3), value: 6 + (i % 10) / 10 })));
 
-async function deviceTraffic(label: string, databaseUrl: string, floor: { get: number; post: number }, minRatio: number): Promise<void> {
+/** The device-traffic scenarios on one store, each against the floor in slices taken beside it. */
+async function deviceTraffic(label: string, databaseUrl: string, floorUrl: string, polledTarget: number, ingestTarget: number): Promise<void> {
   const service = await startService({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' });
+  const compare = (path: string, method: 'GET' | 'POST' = 'GET', body?: string) =>
+    againstFloor({ url: `${service.url}${path}`, floorUrl, method, body, connections, durationS: duration });
+  const target = (ratio: number) => `≥ ${ratio}× floor`;
   try {
     // A first measurement so that "last" and "state" have something to answer with.
-    await fetch(`${service.url}/measurements`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"sensor_id":1,"value":6.4}' });
-    const target = (ratio: number) => `≥ ${ratio}× floor`;
+    await fetch(`${service.url}/measurements`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: single });
     log(`${label}: POST /measurements, one measurement`);
-    httpRow(`${label}: POST /measurements (1)`, await load({ url: `${service.url}/measurements`, method: 'POST', body: '{"sensor_id":1,"value":6.4}', connections, durationS: duration }), floor.post, 1, Math.max(minRatio, label === 'sqlite' ? 0.5 : minRatio), target(label === 'sqlite' ? 0.5 : minRatio));
+    httpRow(`${label}: POST /measurements (1)`, await compare('/measurements', 'POST', single), 1, ingestTarget, target(ingestTarget));
     if (label === 'sqlite') {
       log(`${label}: POST /measurements, batch of 100`);
-      httpRow(`${label}: POST /measurements (100)`, await load({ url: `${service.url}/measurements`, method: 'POST', body: batch, connections, durationS: duration }), floor.post, 100, 10, '≥ 10× floor measurements/s');
+      httpRow(`${label}: POST /measurements (100)`, await compare('/measurements', 'POST', batch), 100, 10, '≥ 10× floor measurements/s');
     }
     log(`${label}: GET /measurements/1/last`);
-    httpRow(`${label}: GET /measurements/{id}/last`, await load({ url: `${service.url}/measurements/1/last`, connections, durationS: duration }), floor.get, 1, label === 'sqlite' ? 0.6 : minRatio, target(label === 'sqlite' ? 0.6 : minRatio));
+    httpRow(`${label}: GET /measurements/{id}/last`, await compare('/measurements/1/last'), 1, polledTarget, target(polledTarget));
     if (label === 'sqlite') {
       log(`${label}: GET /actuators/1/state`);
-      httpRow(`${label}: GET /actuators/{id}/state`, await load({ url: `${service.url}/actuators/1/state`, connections, durationS: duration }), floor.get, 1, 0.6, target(0.6));
+      httpRow(`${label}: GET /actuators/{id}/state`, await compare('/actuators/1/state'), 1, polledTarget, target(polledTarget));
     }
   } finally {
     await service.stop();
@@ -101,10 +96,10 @@ async function main(): Promise<void> {
   if (!existsSync('dist/server.js')) throw new Error('dist/server.js is missing: run `npm run build` first (npm run bench does)');
   const started = new Date();
   const work = mkdtempSync(join(tmpdir(), 'sensorhub-bench-'));
+  // The floor runs for the whole benchmark; every HTTP scenario measures it beside itself.
+  const floor = await startFloor();
   try {
-    const floor = await floorRates();
-
-    if (!skip.has('http')) await deviceTraffic('sqlite', `sqlite:${join(work, 'http.db')}`, floor, 0.5);
+    if (!skip.has('http')) await deviceTraffic('sqlite', `sqlite:${join(work, 'http.db')}`, floor.url, 0.6, 0.5);
 
     if (!skip.has('window')) {
       for (const size of windowSizes) {
@@ -115,7 +110,8 @@ async function main(): Promise<void> {
         rows.push({
           scenario: `sqlite: GET /measurements/{id}?time_delta=P1D, ${fmt(size)} rows`,
           rate: `${fmt(result.rps)}/s`,
-          ratio: `${(result.rps / floor.get).toFixed(2)}×`,
+          floor: '',
+          ratio: '',
           p50: `${result.p50} ms`,
           p99: `${result.p99} ms`,
           target: 'p99 flat as rows grow',
@@ -138,6 +134,7 @@ async function main(): Promise<void> {
       rows.push({
         scenario: 'sqlite: GET /measurements/export, 1,000,000 rows',
         rate: `${result.seconds.toFixed(2)} s (sqlite3 CLI ${result.cliSeconds.toFixed(2)} s)`,
+        floor: '',
         ratio: `${(result.seconds / result.cliSeconds).toFixed(2)}× CLI`,
         p50: '',
         p99: `peak RSS ${Math.round(result.peakRssMb)} MB`,
@@ -148,7 +145,7 @@ async function main(): Promise<void> {
 
     if (!skip.has('random')) {
       const seconds = await randomScenario(`sqlite:${join(work, 'random.db')}`, 1_000_000);
-      rows.push({ scenario: 'sqlite: POST /Measurement/Random 1,000,000', rate: `${seconds.toFixed(2)} s`, ratio: '', p50: '', p99: '', target: '< 10 s', met: seconds < 10 ? 'yes' : 'no' });
+      rows.push({ scenario: 'sqlite: POST /Measurement/Random 1,000,000', rate: `${seconds.toFixed(2)} s`, floor: '', ratio: '', p50: '', p99: '', target: '< 10 s', met: seconds < 10 ? 'yes' : 'no' });
     }
 
     if (!skip.has('postgres')) {
@@ -161,7 +158,7 @@ async function main(): Promise<void> {
         const url = new URL(adminUrl);
         url.pathname = `/${name}`;
         try {
-          await deviceTraffic('postgres', url.toString(), floor, 0.3);
+          await deviceTraffic('postgres', url.toString(), floor.url, 0.3, 0.3);
         } finally {
           await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
           await admin.end();
@@ -171,14 +168,15 @@ async function main(): Promise<void> {
       }
     }
   } finally {
+    await floor.stop();
     rmSync(work, { recursive: true, force: true });
   }
 
-  const header = '| scenario | rate | ratio to floor | p50 | p99 | target | met |\n|---|---|---|---|---|---|---|';
-  const table = [header, ...rows.map((r) => `| ${r.scenario} | ${r.rate} | ${r.ratio} | ${r.p50} | ${r.p99} | ${r.target} | ${r.met} |`)].join('\n');
+  const header = '| scenario | rate | floor beside it | ratio to floor | p50 | p99 | target | met |\n|---|---|---|---|---|---|---|---|';
+  const table = [header, ...rows.map((r) => `| ${r.scenario} | ${r.rate} | ${r.floor} | ${r.ratio} | ${r.p50} | ${r.p99} | ${r.target} | ${r.met} |`)].join('\n');
   console.log(table);
   const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node.js ${process.version}`;
-  const settings = `${connections} connections, ${duration} s per scenario, autocannon`;
+  const settings = `${connections} connections, ${duration} s per scenario and ${duration} s of floor beside it in 4 alternating slices each, autocannon`;
   appendFileSync(
     'BENCHMARKS.md',
     `\n## npm run bench — ${started.toISOString()}\n\nCommand: \`npm run bench\` (${settings}${skip.size ? `; BENCH_SKIP=${[...skip].join(',')}` : ''})  \nMachine: ${machine}\n\n${table}\n`,

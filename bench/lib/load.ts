@@ -38,3 +38,45 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     total: result.requests.total,
   };
 }
+
+export interface Compared {
+  service: LoadResult;
+  floor: LoadResult;
+}
+
+/** Requests per second over several slices, with the median p50 and the worst p99. */
+function combine(slices: LoadResult[], durationS: number): LoadResult {
+  const sum = (pick: (r: LoadResult) => number) => slices.reduce((total, r) => total + pick(r), 0);
+  const p50s = slices.map((r) => r.p50).sort((a, b) => a - b);
+  return {
+    rps: sum((r) => r.rps * durationS) / (durationS * slices.length),
+    p50: p50s[Math.floor(p50s.length / 2)],
+    p99: Math.max(...slices.map((r) => r.p99)),
+    errors: sum((r) => r.errors),
+    non2xx: sum((r) => r.non2xx),
+    total: sum((r) => r.total),
+  };
+}
+
+/**
+ * The same request against the service and the floor, in alternating slices (floor, service,
+ * floor, service…) of `durationS / rounds` seconds each: this machine's speed drifts by tens of
+ * percent over a minute, and slices taken side by side see the same drift.
+ */
+export async function againstFloor(options: LoadOptions & { floorUrl: string; rounds?: number }): Promise<Compared> {
+  const rounds = options.rounds ?? 4;
+  const sliceS = Math.max(1, Math.round((options.durationS ?? 10) / rounds));
+  const floorTarget = new URL(options.url);
+  const floorBase = new URL(options.floorUrl);
+  floorTarget.host = floorBase.host;
+  const floor: LoadResult[] = [];
+  const service: LoadResult[] = [];
+  // A short warm-up of each, not counted: the service's first requests compile its code paths.
+  await load({ ...options, durationS: 1 });
+  await load({ ...options, url: floorTarget.toString(), durationS: 1 });
+  for (let i = 0; i < rounds; i++) {
+    floor.push(await load({ ...options, url: floorTarget.toString(), durationS: sliceS }));
+    service.push(await load({ ...options, durationS: sliceS }));
+  }
+  return { service: combine(service, sliceS), floor: combine(floor, sliceS) };
+}

@@ -6,6 +6,7 @@ import pg from 'pg';
 import Cursor from 'pg-cursor';
 import type { Database } from './database.js';
 import type { StoreKind } from './dialect.js';
+import { watchWrites } from './sqlite-write-watch.js';
 
 export interface Connection {
   kind: StoreKind;
@@ -14,6 +15,8 @@ export interface Connection {
   sqlite?: SQLite.Database;
   /** The SQLite file, for connections of other kinds (the read-only hot-path reader). */
   sqliteFile?: string;
+  /** SQLite: `listener` is called after every statement the query builder runs that may write. */
+  onQueryBuilderWrite?(listener: () => void): void;
   /** The PostgreSQL pool, for the few paths that need a client of their own. */
   pool?: pg.Pool;
 }
@@ -49,8 +52,12 @@ function openSqlite(databaseUrl: string, synchronous: 'normal' | 'full' = 'norma
   sqlite.pragma(`synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { kind: 'sqlite', db, sqlite, sqliteFile: inMemory ? undefined : file };
+  const listeners: (() => void)[] = [];
+  const database = watchWrites(sqlite, () => {
+    for (const listener of listeners) listener();
+  });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return { kind: 'sqlite', db, sqlite, sqliteFile: inMemory ? undefined : file, onQueryBuilderWrite: (listener) => listeners.push(listener) };
 }
 
 export interface PostgresOptions {

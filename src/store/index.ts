@@ -13,6 +13,7 @@ import { seedDefaults } from './seed-defaults.js';
 import { sensorRepository } from './sensors.js';
 import { settingRepository } from './settings.js';
 import { sqliteGroupCommit } from './sqlite-group-commit.js';
+import { sqliteHotCache } from './sqlite-hot-cache.js';
 import { sqliteReader } from './sqlite-reader.js';
 import { postgresHotPaths } from './postgres-reader.js';
 import { userRepository } from './users.js';
@@ -116,8 +117,10 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions =
   }
 
   const repos = repositories(db, dialect);
-  const groupCommit = connection.sqlite ? sqliteGroupCommit(connection.sqlite) : undefined;
   const reader = connection.sqliteFile ? sqliteReader(connection.sqliteFile) : undefined;
+  const cache = reader && connection.sqlite ? sqliteHotCache(connection.sqlite, reader) : undefined;
+  if (cache) connection.onQueryBuilderWrite?.(cache.dropAll);
+  const groupCommit = connection.sqlite ? sqliteGroupCommit(connection.sqlite, { onCommitted: cache?.committed }) : undefined;
   const hot = connection.pool ? postgresHotPaths(connection.pool) : undefined;
   // Sensors are never deleted, so a sensor seen once exists for good: ingest checks skip the query.
   const knownSensors = new Set<number>();
@@ -138,7 +141,7 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions =
     ...(reader && {
       measurements: {
         ...repos.measurements,
-        last: async (sensorId: number) => reader.lastMeasurement(sensorId),
+        last: async (sensorId: number) => (cache ?? reader).lastMeasurement(sensorId),
         async *walkWindow(sensorId: number, window: TimeWindow) {
           let after: StoredMeasurement | undefined;
           for (;;) {
@@ -151,7 +154,7 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions =
           }
         },
       },
-      actuators: { ...repos.actuators, get: async (actuatorId: number) => reader.actuator(actuatorId) },
+      actuators: { ...repos.actuators, get: async (actuatorId: number) => (cache ?? reader).actuator(actuatorId) },
     }),
     dialect,
     db,

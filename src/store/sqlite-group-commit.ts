@@ -20,7 +20,14 @@ interface Job {
 /** Rows per multi-row insert statement, largest first: a batch goes in as few statements as possible. */
 const SIZES = [64, 16, 4, 1];
 
-export function sqliteGroupCommit(sqlite: SQLite.Database, maxRowsPerCommit = 50_000) {
+export interface GroupCommitOptions {
+  /** Rows per commit at most: a burst of large batches cannot hold the event loop for long. */
+  maxRowsPerCommit?: number;
+  /** Told the rows of every request once they are committed, before any request is answered. */
+  onCommitted?(rows: readonly StoredMeasurement[]): void;
+}
+
+export function sqliteGroupCommit(sqlite: SQLite.Database, { maxRowsPerCommit = 50_000, onCommitted }: GroupCommitOptions = {}) {
   const statements = SIZES.map((size) => ({
     size,
     statement: sqlite.prepare(`insert into measurements (sensor_id, value, timestamp) values ${Array(size).fill('(?, ?, ?)').join(', ')}`),
@@ -92,8 +99,12 @@ export function sqliteGroupCommit(sqlite: SQLite.Database, maxRowsPerCommit = 50
     }
     jobs.forEach((job, i) => {
       const result = results[i];
-      if (Array.isArray(result)) job.resolve(result);
-      else job.reject(result.error);
+      if (Array.isArray(result)) {
+        onCommitted?.(result);
+        job.resolve(result);
+      } else {
+        job.reject(result.error);
+      }
     });
   }
 
