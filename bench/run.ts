@@ -5,8 +5,8 @@
  * and beside it the floor: a plain node:http server that reads the same request and answers a
  * fixed small JSON body, driven by the same generator with the same connections and duration.
  * The two alternate in slices (floor, service, floor, service…), so both see the same drift in
- * this machine's speed. It prints a table with each rate's ratio to its floor and appends it to
- * BENCHMARKS.md.
+ * this machine's speed; the ratio is the median of the slices' ratios. It prints a table with
+ * each rate's ratio to its floor and appends it to BENCHMARKS.md.
  *
  * Options (environment): BENCH_DURATION (seconds per scenario, and as many for its floor; default 10), BENCH_CONNECTIONS
  * (default 64), BENCH_PG_URL (PostgreSQL for the PostgreSQL scenarios; default the local server,
@@ -46,9 +46,9 @@ function log(message: string): void {
 
 const fmt = (n: number) => (n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toFixed(2));
 
-function httpRow(scenario: string, { service, floor }: Compared, unit: number, target: number, targetText: string): void {
+function httpRow(scenario: string, { service, floor, ratio: perRequest }: Compared, unit: number, target: number, targetText: string): void {
   const rate = service.rps * unit;
-  const ratio = rate / floor.rps;
+  const ratio = perRequest * unit;
   const clean = service.errors === 0 && service.non2xx === 0;
   rows.push({
     scenario,
@@ -176,7 +176,7 @@ async function main(): Promise<void> {
   const table = [header, ...rows.map((r) => `| ${r.scenario} | ${r.rate} | ${r.floor} | ${r.ratio} | ${r.p50} | ${r.p99} | ${r.target} | ${r.met} |`)].join('\n');
   console.log(table);
   const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node.js ${process.version}`;
-  const settings = `${connections} connections, ${duration} s per scenario and ${duration} s of floor beside it in 4 alternating slices each, autocannon`;
+  const settings = `${connections} connections, ${duration} s per scenario and ${duration} s of floor beside it in 5 alternating slices each (ratio: the median of the slices' ratios), autocannon`;
   appendFileSync(
     'BENCHMARKS.md',
     `\n## npm run bench — ${started.toISOString()}\n\nCommand: \`npm run bench\` (${settings}${skip.size ? `; BENCH_SKIP=${[...skip].join(',')}` : ''})  \nMachine: ${machine}\n\n${table}\n`,

@@ -1,3 +1,4 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import cors from '@fastify/cors';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
@@ -7,6 +8,7 @@ import type { ThrottleLimits } from './auth/login-throttle.js';
 import type { Config } from './config.js';
 import { registerDocs } from './http/docs.js';
 import { registerErrorHandling } from './http/errors.js';
+import { hotReads } from './http/hot-reads.js';
 import { validatorCompiler } from './http/validation.js';
 import type { RouteDeps } from './routes/deps.js';
 import actuatorRoutes from './routes/actuators.js';
@@ -25,6 +27,8 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Failed-login limits (tests shorten them). */
   loginLimits?: ThrottleLimits;
+  /** Answer the polled reads in front of the request pipeline where it adds nothing (default true). */
+  hotReads?: boolean;
 }
 
 /**
@@ -32,7 +36,7 @@ export interface AppOptions {
  * kept alive (a keep-alive connection left idle would hold the close open), and idle ones are
  * swept until the server has stopped.
  */
-function registerDraining(app: FastifyInstance): void {
+function registerDraining(app: FastifyInstance): () => boolean {
   let draining = false;
   let sweeper: NodeJS.Timeout | undefined;
   // Callback hooks rather than async ones: they run on every request, and a promise each is dearer.
@@ -48,10 +52,35 @@ function registerDraining(app: FastifyInstance): void {
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
   });
+  return () => draining;
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** Fastify's request ids (`req-1`, `req-2`…), shared with the requests answered in front of it. */
+function requestIds(): () => string {
+  let next = 0;
+  return () => {
+    next = (next + 1) & 0x7fffffff;
+    return `req-${next.toString(36)}`;
+  };
 }
 
 export async function buildApp(config: Config, store: Store, options: AppOptions = {}): Promise<FastifyInstance> {
+  // The HTTP server is made here rather than by Fastify, so that the polled reads can be answered
+  // in front of it (see http/hot-reads.ts); it gets the settings Fastify gives its own.
+  let front: ((req: IncomingMessage, res: ServerResponse, next: Handler) => void) | undefined;
+  const nextRequestId = requestIds();
   const app = Fastify({
+    serverFactory: (handler, settings) => {
+      const server = createServer((req, res) => (front ? front(req, res, handler) : handler(req, res)));
+      const given = settings as { keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number };
+      server.keepAliveTimeout = given.keepAliveTimeout ?? 72_000;
+      server.requestTimeout = given.requestTimeout ?? 0;
+      server.setTimeout(given.connectionTimeout ?? 0);
+      return server;
+    },
+    genReqId: nextRequestId,
     logger: options.logger ?? { level: config.logLevel },
     // Fastify's two lines per request are replaced by the one `request` line below.
     logController: new LogController({ disableRequestLogging: true }),
@@ -65,7 +94,8 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
   registerErrorHandling(app, isStoreUnavailable);
 
   // One structured line per request; no hook at all when the level leaves that line out.
-  if (['info', 'debug', 'trace'].includes(app.log.level)) {
+  const logsRequests = ['info', 'debug', 'trace'].includes(app.log.level);
+  if (logsRequests) {
     app.addHook('onResponse', (request, reply, done) => {
       request.log.info(
         { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 },
@@ -75,7 +105,7 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
     });
   }
 
-  registerDraining(app);
+  const draining = registerDraining(app);
 
   await app.register(cors, {
     origin: config.corsOrigins === '*' ? '*' : config.corsOrigins,
@@ -97,6 +127,17 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
   await app.register(actuatorRoutes, deps);
   await app.register(userRoutes, deps);
   await app.register(pictureRoutes, deps);
+
+  // Where tokens are checked or origins told apart, every request takes the full pipeline.
+  if ((options.hotReads ?? true) && config.authMode === 'open' && config.corsOrigins === '*') {
+    front = hotReads({
+      polled: store.polled,
+      now,
+      staleAfterMs: config.staleAfterMs,
+      active: () => !draining(),
+      log: logsRequests ? { logger: app.log, nextRequestId } : undefined,
+    });
+  }
 
   return app;
 }

@@ -42,15 +42,16 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
 export interface Compared {
   service: LoadResult;
   floor: LoadResult;
+  /** The median over the rounds of the service's rate divided by the floor's in the same round. */
+  ratio: number;
 }
 
 /** Requests per second over several slices, with the median p50 and the worst p99. */
 function combine(slices: LoadResult[], durationS: number): LoadResult {
   const sum = (pick: (r: LoadResult) => number) => slices.reduce((total, r) => total + pick(r), 0);
-  const p50s = slices.map((r) => r.p50).sort((a, b) => a - b);
   return {
     rps: sum((r) => r.rps * durationS) / (durationS * slices.length),
-    p50: p50s[Math.floor(p50s.length / 2)],
+    p50: median(slices.map((r) => r.p50)),
     p99: Math.max(...slices.map((r) => r.p99)),
     errors: sum((r) => r.errors),
     non2xx: sum((r) => r.non2xx),
@@ -58,17 +59,23 @@ function combine(slices: LoadResult[], durationS: number): LoadResult {
   };
 }
 
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
 /**
  * The same request against the service and the floor, in alternating slices (floor, service,
  * floor, service…) of `durationS / rounds` seconds each: this machine's speed drifts by tens of
- * percent over a minute, and slices taken side by side see the same drift.
+ * percent within a minute, and a slice of each taken side by side sees the same speed. The ratio
+ * is the median of the rounds' ratios, so one slice caught in a slow moment does not decide it.
  */
 export async function againstFloor(options: LoadOptions & { floorUrl: string; rounds?: number }): Promise<Compared> {
-  const rounds = options.rounds ?? 4;
+  const rounds = options.rounds ?? 5;
   const sliceS = Math.max(1, Math.round((options.durationS ?? 10) / rounds));
   const floorTarget = new URL(options.url);
-  const floorBase = new URL(options.floorUrl);
-  floorTarget.host = floorBase.host;
+  floorTarget.host = new URL(options.floorUrl).host;
   const floor: LoadResult[] = [];
   const service: LoadResult[] = [];
   // A short warm-up of each, not counted: the service's first requests compile its code paths.
@@ -78,5 +85,9 @@ export async function againstFloor(options: LoadOptions & { floorUrl: string; ro
     floor.push(await load({ ...options, url: floorTarget.toString(), durationS: sliceS }));
     service.push(await load({ ...options, durationS: sliceS }));
   }
-  return { service: combine(service, sliceS), floor: combine(floor, sliceS) };
+  return {
+    service: combine(service, sliceS),
+    floor: combine(floor, sliceS),
+    ratio: median(service.map((s, i) => s.rps / floor[i].rps)),
+  };
 }

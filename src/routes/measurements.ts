@@ -5,6 +5,7 @@ import { BucketLayout, bucketCount } from '../domain/downsample.js';
 import { randomSeries, perSensorCount, seededRandom } from '../domain/random-series.js';
 import { isWindowProblem, resolveWindow, type TimeWindow } from '../domain/time-window.js';
 import { invalid, notFound } from '../http/errors.js';
+import { isoOf, measurementJson } from '../http/json-text.js';
 import { parseDateTime } from '../http/validation.js';
 import { errorResponses } from '../schemas/common.js';
 import {
@@ -24,17 +25,6 @@ import type { RouteGroup } from './deps.js';
 const tags = ['Measurements'];
 /** A device with a broken clock must not poison "last measurement". */
 const MAX_FUTURE_MS = 5 * 60 * 1000;
-
-/** ISO text of a timestamp; consecutive rows often share one (a batch stamped at receipt), so the last is kept. */
-let lastMs = Number.NaN;
-let lastIso = '';
-function isoOf(ms: number): string {
-  if (ms !== lastMs) {
-    lastMs = ms;
-    lastIso = new Date(ms).toISOString();
-  }
-  return lastIso;
-}
 
 const toMeasurement = (m: StoredMeasurement) => ({
   measurement_id: m.measurement_id,
@@ -68,10 +58,6 @@ async function* exportLines(sensors: Sensor[], walk: (sensorId: number) => Async
     }
   }
 }
-
-/** A measurement as JSON text, the same as the response schema writes it (values are always finite). */
-const measurementJson = (m: StoredMeasurement) =>
-  `{"measurement_id":${m.measurement_id},"sensor_id":${m.sensor_id},"value":${m.value},"timestamp":"${isoOf(m.timestamp)}"}`;
 
 /** A JSON array of measurements, one chunk per page read. */
 async function* jsonArray(head: StoredMeasurement[][], rest: AsyncIterator<StoredMeasurement[]>) {

@@ -1,6 +1,6 @@
 import { type Kysely, Migrator, sql } from 'kysely';
 import type { Config } from '../config.js';
-import { actuatorRepository } from './actuators.js';
+import { actuatorRepository, type StoredActuator } from './actuators.js';
 import { connect, type Connection, type PostgresOptions } from './connect.js';
 import type { Database } from './database.js';
 import { type Dialect, dialectFor } from './dialect.js';
@@ -14,7 +14,9 @@ import { sensorRepository } from './sensors.js';
 import { settingRepository } from './settings.js';
 import { sqliteGroupCommit } from './sqlite-group-commit.js';
 import { sqliteHotCache } from './sqlite-hot-cache.js';
+import { walProbe } from './sqlite-wal-probe.js';
 import { sqliteReader } from './sqlite-reader.js';
+import { postgresGroupCommit } from './postgres-group-commit.js';
 import { postgresHotPaths } from './postgres-reader.js';
 import { userRepository } from './users.js';
 
@@ -47,9 +49,21 @@ export interface Store extends Repositories {
    * writer is run again (a few times), so concurrent bulk updates all succeed.
    */
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T>;
+  /**
+   * The two reads devices poll, as directly as the store allows: from SQLite's in-memory copy
+   * without a promise, from PostgreSQL through prepared statements.
+   */
+  polled: PolledReads;
   /** True when the store answers a trivial query. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
+}
+
+type MaybePromise<T> = T | Promise<T>;
+
+export interface PolledReads {
+  lastMeasurement(sensorId: number): MaybePromise<StoredMeasurement | undefined>;
+  actuator(actuatorId: number): MaybePromise<StoredActuator | undefined>;
 }
 
 export interface OpenStoreOptions extends PostgresOptions {
@@ -118,10 +132,11 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions =
 
   const repos = repositories(db, dialect);
   const reader = connection.sqliteFile ? sqliteReader(connection.sqliteFile) : undefined;
-  const cache = reader && connection.sqlite ? sqliteHotCache(connection.sqlite, reader) : undefined;
+  const cache = reader && connection.sqlite ? sqliteHotCache(connection.sqlite, reader, walProbe(connection.sqliteFile as string)) : undefined;
   if (cache) connection.onQueryBuilderWrite?.(cache.dropAll);
   const groupCommit = connection.sqlite ? sqliteGroupCommit(connection.sqlite, { onCommitted: cache?.committed }) : undefined;
   const hot = connection.pool ? postgresHotPaths(connection.pool) : undefined;
+  const pgGroupCommit = hot ? postgresGroupCommit(hot.insert) : undefined;
   // Sensors are never deleted, so a sensor seen once exists for good: ingest checks skip the query.
   const knownSensors = new Set<number>();
   const sensors = {
@@ -162,7 +177,8 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions =
       measurements: { ...repos.measurements, last: hot.lastMeasurement },
       actuators: { ...repos.actuators, get: hot.actuator },
     }),
-    ingest: (rows) => (groupCommit ? groupCommit.insert(rows) : hot ? hot.insert(rows) : repos.measurements.insertMany(rows)),
+    polled: cache ?? hot ?? { lastMeasurement: repos.measurements.last, actuator: repos.actuators.get },
+    ingest: (rows) => (groupCommit ?? pgGroupCommit)?.insert(rows) ?? repos.measurements.insertMany(rows),
     transaction: (work) => withRetry(() => db.transaction().execute((trx) => work(repositories(trx, dialect)))),
     async ping() {
       try {

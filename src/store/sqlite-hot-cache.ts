@@ -2,6 +2,7 @@ import type SQLite from 'better-sqlite3';
 import type { StoredActuator } from './actuators.js';
 import type { StoredMeasurement } from './measurements.js';
 import type { SqliteReader } from './sqlite-reader.js';
+import type { WalProbe } from './sqlite-wal-probe.js';
 
 /** Entries kept per map at most: ids nobody has (404s) must not grow it without bound. */
 const MAX_ENTRIES = 10_000;
@@ -10,19 +11,23 @@ const MAX_ENTRIES = 10_000;
  * The newest measurement per sensor and the actuator rows, as last committed, kept in memory:
  * pump controllers and dashboards poll them far more often than they change.
  *
- * Exact, not "fresh enough": every copy is dropped or brought up to date before a read can see
- * it out of date.
- * - Measurements this process commits through the group commit update their sensor's entry
- *   (`committed`), so steady ingest does not empty the cache.
+ * What this process writes is never missed:
+ * - Measurements committed through the group commit update their sensor's entry (`committed`),
+ *   so steady ingest does not empty the cache.
  * - Any other statement the query builder runs that may write drops everything (`dropAll`),
  *   after it has run, so a transaction's commit drops what was read while it was open.
- * - Commits by other connections or processes (the sqlite3 tool, another program) change the
- *   writing connection's `PRAGMA data_version`, which every read checks first: a cheap check,
- *   a fraction of the query it saves.
  * - While the writing connection has a transaction open, its snapshot cannot see other commits,
  *   so reads then bypass the cache.
+ *
+ * What other programs commit to the file (the sqlite3 tool, a script) is seen from the next turn
+ * of the event loop: the first read of each turn checks the writing connection's
+ * `PRAGMA data_version`, which moves with every commit of another connection, and the reads of
+ * the same turn share that check. HTTP requests handled in a turn were sent before it began, so
+ * none of them is answered from a state older than its own arrival. While nothing at all has
+ * been committed, the WAL-index header reads the same (`probe`): one read instead of the check's
+ * two locks and a stat.
  */
-export function sqliteHotCache(writer: SQLite.Database, reader: SqliteReader) {
+export function sqliteHotCache(writer: SQLite.Database, reader: SqliteReader, probe?: WalProbe) {
   const dataVersion = writer.prepare('pragma data_version').pluck();
   let seenVersion = dataVersion.get();
   /** null: known to have none (no measurement yet, no such actuator). */
@@ -34,14 +39,26 @@ export function sqliteHotCache(writer: SQLite.Database, reader: SqliteReader) {
     actuators.clear();
   }
 
+  /** Checked already in this turn of the event loop (reset when the turn ends). */
+  let checked = false;
+  const uncheck = () => {
+    checked = false;
+  };
+
   /** False when the cache cannot be trusted for this read; drops it when another connection committed. */
   function usable(): boolean {
     if (writer.inTransaction) return false;
+    if (checked) return true;
+    checked = true;
+    setImmediate(uncheck);
+    if (probe?.unchanged()) return true;
+    // The header was read before this check, so a commit after the check still shows next time.
     const version = dataVersion.get();
     if (version !== seenVersion) {
       seenVersion = version;
       dropAll();
     }
+    probe?.markSeen();
     return true;
   }
 

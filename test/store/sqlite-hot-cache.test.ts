@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../src/store/index.js';
 import { sqliteHotCache } from '../../src/store/sqlite-hot-cache.js';
 import { sqliteReader } from '../../src/store/sqlite-reader.js';
+import { walProbe } from '../../src/store/sqlite-wal-probe.js';
 import { type ScratchDatabase, scratchDatabase } from '../helpers/stores.js';
 
 /**
@@ -27,6 +28,8 @@ describe('SQLite hot-read cache', () => {
   });
 
   const lastValue = async (sensorId: number) => (await store.measurements.last(sensorId))?.value;
+  /** Another program's commit shows from the next turn of the event loop (an HTTP request always comes in a later one). */
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
   it('follows ingest: a newer measurement replaces the newest, an older one does not', async () => {
     expect(await lastValue(1)).toBeUndefined();
@@ -45,19 +48,23 @@ describe('SQLite hot-read cache', () => {
     expect(await lastValue(1)).toBe(5);
   });
 
-  it('sees what another connection commits at the next read', async () => {
+  it('sees what another connection commits from the next turn of the event loop', async () => {
     await store.ingest([{ sensor_id: 1, value: 1, timestamp: 1_000 }]);
     expect(await lastValue(1)).toBe(1);
     other.prepare('insert into measurements (sensor_id, value, timestamp) values (1, 9, 5000)').run();
+    await nextTurn();
     expect(await lastValue(1)).toBe(9);
     other.prepare('delete from measurements').run();
+    await nextTurn();
     expect(await lastValue(1)).toBeUndefined();
 
     const actuator = await store.actuators.get(1);
     expect(actuator?.enabled).toBe(true);
     other.prepare('update actuators set enabled = 0, condition_value = 7.5 where actuator_id = 1').run();
+    await nextTurn();
     expect(await store.actuators.get(1)).toMatchObject({ enabled: false, condition_value: 7.5 });
     other.prepare('delete from actuators where actuator_id = 1').run();
+    await nextTurn();
     expect(await store.actuators.get(1)).toBeUndefined();
   });
 
@@ -138,7 +145,8 @@ describe('SQLite hot-read cache, reads it saves', () => {
         return reader.lastMeasurement(sensorId);
       },
     };
-    return { cache: sqliteHotCache(writer, counted), queries, close: () => reader.close() };
+    const file = database.url.replace(/^sqlite:/, '');
+    return { cache: sqliteHotCache(writer, counted, walProbe(file)), queries, close: () => reader.close() };
   }
 
   it('answers repeated reads from memory until the data changes', async () => {
@@ -152,7 +160,11 @@ describe('SQLite hot-read cache, reads it saves', () => {
       expect(queries.count).toBe(1);
       // A commit by another connection (the store's own is another one for this cache): read again.
       await store.ingest([{ sensor_id: 1, value: 3, timestamp: 3_000 }]);
+      await new Promise((resolve) => setImmediate(resolve));
       expect(cache.lastMeasurement(1)?.value).toBe(3);
+      expect(queries.count).toBe(2);
+      // Reads in one turn share one check of what other connections did.
+      for (let i = 0; i < 5; i++) expect(cache.lastMeasurement(1)?.value).toBe(3);
       expect(queries.count).toBe(2);
     } finally {
       close();
@@ -171,5 +183,36 @@ describe('SQLite hot-read cache, reads it saves', () => {
     } finally {
       close();
     }
+  });
+});
+
+describe('WAL probe', () => {
+  it('reads the same header until some connection commits', async () => {
+    const database = await scratchDatabase('sqlite');
+    const store = await openStore(database.url);
+    const file = database.url.replace(/^sqlite:/, '');
+    const other = new SQLite(file);
+    try {
+      const probe = walProbe(file);
+      expect(probe).toBeDefined();
+      expect(probe?.unchanged()).toBe(false); // nothing seen yet
+      probe?.markSeen();
+      expect(probe?.unchanged()).toBe(true);
+      expect(probe?.unchanged()).toBe(true);
+      other.prepare('insert into measurements (sensor_id, value, timestamp) values (1, 1, 1)').run();
+      expect(probe?.unchanged()).toBe(false);
+      probe?.markSeen();
+      expect(probe?.unchanged()).toBe(true);
+      await store.ingest([{ sensor_id: 1, value: 2, timestamp: 2 }]);
+      expect(probe?.unchanged()).toBe(false);
+    } finally {
+      other.close();
+      await store.close();
+      await database.drop();
+    }
+  });
+
+  it('is absent for a file without a shared-memory index', () => {
+    expect(walProbe('/nonexistent/sensorhub.db')).toBeUndefined();
   });
 });

@@ -1,0 +1,92 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyBaseLogger } from 'fastify';
+import { activationFor } from '../domain/activation.js';
+import { MAX_ID } from '../schemas/common.js';
+import type { StoredActuator } from '../store/actuators.js';
+import type { PolledReads } from '../store/index.js';
+import { activationJson, measurementJson } from './json-text.js';
+
+const LAST = /^\/measurements\/(\d{1,10})\/last\/?$/;
+const STATE = /^\/actuators\/(\d{1,10})\/state\/?$/;
+
+export interface HotReadOptions {
+  polled: PolledReads;
+  now: () => number;
+  staleAfterMs: number;
+  /** False while the server drains, or when every request must go through the full pipeline. */
+  active: () => boolean;
+  /** Request logging (level info and below): the same `request` line the other routes write. */
+  log?: { logger: FastifyBaseLogger; nextRequestId: () => string };
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** The headers the full pipeline sends with these answers (CORS for any origin, content type). */
+const HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'Content-Disposition',
+};
+const LAST_HEADERS = { ...HEADERS, 'content-type': 'application/json; charset=utf-8' };
+// A decision is only good for the moment it is made: no cache or proxy may replay it.
+const STATE_HEADERS = { ...HEADERS, 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8' };
+
+type MaybePromise<T> = T | Promise<T>;
+const isPromise = <T>(value: MaybePromise<T>): value is Promise<T> => typeof (value as Promise<T>)?.then === 'function';
+
+/**
+ * The two reads devices poll all day — `GET /measurements/{id}/last` (dashboards) and
+ * `GET /actuators/{id}/state` (pump controllers) — answered in front of Fastify's request
+ * pipeline (routing, hooks, validation, serialization), which costs more than the answer itself
+ * once the store keeps it in memory.
+ *
+ * Only the plain case is answered here: a GET of exactly that path with an id in range, no query
+ * string, and a row to answer with. Everything else — an unknown id (404), a value out of range
+ * (422), a query string, HEAD, a draining server, a store error — goes on to the Fastify route,
+ * which answers it as before. The app enables this only where the full pipeline would add
+ * nothing: AUTH_MODE=open and CORS_ORIGINS=*. Its answers carry the same status, headers and body
+ * as the route's (a test compares them).
+ */
+export function hotReads(options: HotReadOptions): (req: IncomingMessage, res: ServerResponse, next: Handler) => void {
+  const { polled, now, staleAfterMs, active, log } = options;
+
+  const then = <T, U>(value: MaybePromise<T>, f: (v: T) => MaybePromise<U>): MaybePromise<U> => (isPromise(value) ? value.then(f) : f(value));
+
+  /** The body to answer with, or undefined when the route must answer (no such row). */
+  const lastBody = (sensorId: number) => then(polled.lastMeasurement(sensorId), (m) => m && measurementJson(m));
+  const stateBody = (actuatorId: number) =>
+    then(polled.actuator(actuatorId), (actuator: StoredActuator | undefined) =>
+      actuator && then(polled.lastMeasurement(actuator.sensor_id), (m) => activationJson(activationFor(actuator, m, now(), staleAfterMs))),
+    );
+
+  return function hotRead(req, res, next) {
+    const url = req.url ?? '';
+    if (req.method !== 'GET' || url.length > 40 || !active()) return next(req, res);
+    const last = LAST.exec(url);
+    const state = last ? null : STATE.exec(url);
+    const id = Number((last ?? state)?.[1]);
+    if (!(id <= MAX_ID)) return next(req, res);
+    const started = log ? performance.now() : 0;
+    const headers = last ? LAST_HEADERS : STATE_HEADERS;
+    const finish = (body: string | undefined) => {
+      if (body === undefined) return next(req, res);
+      res.writeHead(200, { ...headers, 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+      if (log) {
+        const ms = Math.round((performance.now() - started) * 100) / 100;
+        log.logger.info({ reqId: log.nextRequestId(), method: req.method, url, status: 200, ms }, 'request');
+      }
+    };
+    // A store error is the route's to report, in the contract's shape.
+    const fallBack = () => {
+      if (!res.headersSent) next(req, res);
+    };
+    let body: MaybePromise<string | undefined>;
+    try {
+      body = last ? lastBody(id) : stateBody(id);
+    } catch {
+      return fallBack();
+    }
+    if (isPromise(body)) body.then(finish, fallBack);
+    else finish(body);
+  };
+}

@@ -1,0 +1,96 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { hotReads } from '../../src/http/hot-reads.js';
+import type { StoredActuator } from '../../src/store/actuators.js';
+import type { PolledReads } from '../../src/store/index.js';
+
+const NOW = Date.UTC(2026, 10, 22, 12);
+const MEASUREMENT = { measurement_id: 7, sensor_id: 3, value: 4.5, timestamp: NOW - 1000 };
+const ACTUATOR: StoredActuator = {
+  actuator_id: 2, actuator_type: 'acid_pump', sensor_id: 3, condition_value: 5, activation_condition: 'low',
+  activation_period: 60, activation_duration: 4, actuator_name: null, enabled: true, last_activated: NOW - 120_000,
+};
+
+/** The handler on a real port; requests it does not answer reach `next`, which answers 599. */
+async function serve(polled: PolledReads, active = () => true): Promise<{ url: string; server: Server }> {
+  const hot = hotReads({ polled, now: () => NOW, staleAfterMs: 3600_000, active });
+  const server = createServer((req, res) =>
+    hot(req, res, (_req, fallback) => {
+      fallback.writeHead(599).end('route');
+    }),
+  );
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+const fromMemory: PolledReads = {
+  lastMeasurement: (id) => (id === 3 ? MEASUREMENT : undefined),
+  actuator: (id) => (id === 2 ? ACTUATOR : undefined),
+};
+const fromPromises: PolledReads = {
+  lastMeasurement: async (id) => fromMemory.lastMeasurement(id),
+  actuator: async (id) => fromMemory.actuator(id),
+};
+
+describe('hot reads in front of the request pipeline', () => {
+  let server: Server | undefined;
+  afterEach(() => server?.close());
+
+  it.each([
+    ['in memory', fromMemory],
+    ['behind promises', fromPromises],
+  ])('answers the plain polls itself, with the route headers (%s)', async (_name, polled) => {
+    const running = await serve(polled);
+    server = running.server;
+    const last = await fetch(`${running.url}/measurements/3/last`);
+    expect(last.status).toBe(200);
+    expect(await last.json()).toEqual({ measurement_id: 7, sensor_id: 3, value: 4.5, timestamp: new Date(NOW - 1000).toISOString() });
+    expect(last.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(last.headers.get('access-control-allow-origin')).toBe('*');
+    expect(last.headers.get('cache-control')).toBeNull();
+
+    const state = await fetch(`${running.url}/actuators/2/state/`);
+    expect(state.status).toBe(200);
+    expect(await state.json()).toEqual({ activate: true, status: 'OK', duration: 4, period: 60 });
+    expect(state.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('leaves everything else to the route', async () => {
+    const running = await serve(fromMemory);
+    server = running.server;
+    const status = async (path: string, init?: RequestInit) => (await fetch(running.url + path, init)).status;
+    expect(await status('/measurements/4/last')).toBe(599); // no measurement: the route says why
+    expect(await status('/actuators/9/state')).toBe(599); // no such actuator
+    expect(await status('/measurements/2147483648/last')).toBe(599); // out of range: a 422 from the route
+    expect(await status('/measurements/3/last?x=1')).toBe(599);
+    expect(await status('/measurements/-3/last')).toBe(599);
+    expect(await status('/measurements/3/last', { method: 'HEAD' })).toBe(599);
+    expect(await status('/measurements/3/last', { method: 'DELETE' })).toBe(599);
+    expect(await status('/measurements/3')).toBe(599);
+    expect(await status('/actuators/2/state/extra')).toBe(599);
+  });
+
+  it('leaves a store error to the route, whether thrown or rejected', async () => {
+    for (const polled of [
+      { lastMeasurement: () => { throw new Error('busy'); }, actuator: () => ACTUATOR },
+      { lastMeasurement: () => Promise.reject(new Error('busy')), actuator: async () => ACTUATOR },
+    ] as PolledReads[]) {
+      const running = await serve(polled);
+      expect((await fetch(`${running.url}/measurements/3/last`)).status).toBe(599);
+      expect((await fetch(`${running.url}/actuators/2/state`)).status).toBe(599);
+      running.server.close();
+    }
+  });
+
+  it('answers nothing while inactive (draining)', async () => {
+    let active = true;
+    const running = await serve(fromMemory, () => active);
+    server = running.server;
+    expect((await fetch(`${running.url}/measurements/3/last`)).status).toBe(200);
+    active = false;
+    expect((await fetch(`${running.url}/measurements/3/last`)).status).toBe(599);
+  });
+});
