@@ -16,6 +16,7 @@ import { sqliteGroupCommit } from './sqlite-group-commit.js';
 import { sqliteHotCache } from './sqlite-hot-cache.js';
 import { walProbe } from './sqlite-wal-probe.js';
 import { sqliteReader } from './sqlite-reader.js';
+import { coalesceReads } from './coalesce-reads.js';
 import { postgresGroupCommit } from './postgres-group-commit.js';
 import { postgresHotPaths } from './postgres-reader.js';
 import { userRepository } from './users.js';
@@ -137,6 +138,7 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions =
   const groupCommit = connection.sqlite ? sqliteGroupCommit(connection.sqlite, { onCommitted: cache?.committed }) : undefined;
   const hot = connection.pool ? postgresHotPaths(connection.pool) : undefined;
   const pgGroupCommit = hot ? postgresGroupCommit(hot.insert) : undefined;
+  const pgPolled = hot && { lastMeasurement: coalesceReads(hot.lastMeasurement), actuator: coalesceReads(hot.actuator) };
   // Sensors are never deleted, so a sensor seen once exists for good: ingest checks skip the query.
   const knownSensors = new Set<number>();
   const sensors = {
@@ -173,11 +175,11 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions =
     }),
     dialect,
     db,
-    ...(hot && {
-      measurements: { ...repos.measurements, last: hot.lastMeasurement },
-      actuators: { ...repos.actuators, get: hot.actuator },
+    ...(pgPolled && {
+      measurements: { ...repos.measurements, last: pgPolled.lastMeasurement },
+      actuators: { ...repos.actuators, get: pgPolled.actuator },
     }),
-    polled: cache ?? hot ?? { lastMeasurement: repos.measurements.last, actuator: repos.actuators.get },
+    polled: cache ?? pgPolled ?? { lastMeasurement: repos.measurements.last, actuator: repos.actuators.get },
     ingest: (rows) => (groupCommit ?? pgGroupCommit)?.insert(rows) ?? repos.measurements.insertMany(rows),
     transaction: (work) => withRetry(() => db.transaction().execute((trx) => work(repositories(trx, dialect)))),
     async ping() {
