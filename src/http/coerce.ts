@@ -8,7 +8,7 @@
  * In the query string and the path every value arrives as text, so booleans are converted there
  * too, and a single value becomes a one-element array where the schema wants an array.
  */
-type Schema = {
+export type Schema = {
   type?: string | string[];
   properties?: Record<string, Schema>;
   items?: Schema;
@@ -33,38 +33,68 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function coerceNumericStrings(schema: Schema, data: unknown, fromText = false): unknown {
+/** Converts one value; null stands for "nothing to convert anywhere below this schema". */
+type Coercer = ((data: unknown) => unknown) | null;
+
+const toInteger = (data: unknown) => (typeof data === 'string' && INTEGER.test(data) ? finite(data) : data);
+const toNumber = (data: unknown) => (typeof data === 'string' && NUMBER.test(data) ? finite(data) : data);
+const toBoolean = (data: unknown) => (data === 'true' ? true : data === 'false' ? false : data);
+
+/**
+ * The conversion for one schema, worked out once: a validator runs it on every request (a batch
+ * of measurements runs it once per item), so the schema is not walked again each time.
+ */
+export function compileCoercion(schema: Schema, fromText = false): Coercer {
   const branches = schema.anyOf ?? schema.oneOf;
   if (branches) {
-    const wanted = Array.isArray(data) ? 'array' : isPlainObject(data) ? 'object' : undefined;
-    const branch = branches.find((b) => typeOf(b) === wanted) ?? branches.find((b) => typeOf(b) !== undefined && typeOf(b) !== 'array' && typeOf(b) !== 'object');
-    return branch ? coerceNumericStrings(branch, data, fromText) : data;
+    const byType = (wanted: string | undefined) =>
+      branches.find((b) => typeOf(b) === wanted) ?? branches.find((b) => typeOf(b) !== undefined && typeOf(b) !== 'array' && typeOf(b) !== 'object');
+    const forArray = byType('array');
+    const forObject = byType('object');
+    const forOther = byType(undefined);
+    const [arrays, objects, others] = [forArray, forObject, forOther].map((b) => (b ? compileCoercion(b, fromText) : null));
+    if (!arrays && !objects && !others) return null;
+    return (data) => {
+      const coerce = Array.isArray(data) ? arrays : isPlainObject(data) ? objects : others;
+      return coerce ? coerce(data) : data;
+    };
   }
 
   switch (typeOf(schema)) {
-    case 'object':
-      if (isPlainObject(data) && schema.properties) {
-        for (const [key, property] of Object.entries(schema.properties)) {
-          if (Object.hasOwn(data, key)) data[key] = coerceNumericStrings(property, data[key], fromText);
+    case 'object': {
+      const fields = Object.entries(schema.properties ?? {})
+        .map(([key, property]) => [key, compileCoercion(property, fromText)] as const)
+        .filter((field): field is readonly [string, NonNullable<Coercer>] => field[1] !== null);
+      if (fields.length === 0) return null;
+      return (data) => {
+        if (isPlainObject(data)) {
+          for (const [key, coerce] of fields) if (Object.hasOwn(data, key)) data[key] = coerce(data[key]);
         }
-      }
-      return data;
+        return data;
+      };
+    }
     case 'array': {
-      const list = fromText && data !== undefined && !Array.isArray(data) ? [data] : data;
-      if (Array.isArray(list) && schema.items) {
-        for (let i = 0; i < list.length; i++) list[i] = coerceNumericStrings(schema.items, list[i], fromText);
-      }
-      return list;
+      const item = schema.items ? compileCoercion(schema.items, fromText) : null;
+      if (!item && !fromText) return null;
+      return (data) => {
+        const list = fromText && data !== undefined && !Array.isArray(data) ? [data] : data;
+        if (item && Array.isArray(list)) for (let i = 0; i < list.length; i++) list[i] = item(list[i]);
+        return list;
+      };
     }
     case 'integer':
-      return typeof data === 'string' && INTEGER.test(data) ? finite(data) : data;
+      return toInteger;
     case 'number':
-      return typeof data === 'string' && NUMBER.test(data) ? finite(data) : data;
+      return toNumber;
     case 'boolean':
-      if (fromText && data === 'true') return true;
-      if (fromText && data === 'false') return false;
-      return data;
+      return fromText ? toBoolean : null;
     default:
-      return data;
+      return null;
   }
+}
+
+/** `compileCoercion` for a single use. */
+export function coerceNumericStrings(schema: Schema, data: unknown, fromText = false): unknown {
+  const coerce = compileCoercion(schema, fromText);
+  return coerce ? coerce(data) : data;
 }

@@ -1,7 +1,7 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
-import { coerceNumericStrings } from './coerce.js';
+import { compileCoercion, type Schema } from './coerce.js';
 
 /** ISO 8601 date-time; the offset may be left out (taken as UTC). */
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
@@ -48,9 +48,9 @@ export function validatorCompiler(): FastifySchemaCompiler<unknown> {
   const ajv = createAjv();
   return ({ schema, httpPart }) => {
     const check: ValidateFunction = ajv.compile(schema as object);
-    const fromText = httpPart === 'querystring' || httpPart === 'params';
+    const coerce = compileCoercion(schema as Schema, httpPart === 'querystring' || httpPart === 'params');
     const validate = (data: unknown) => {
-      const value = coerceNumericStrings(schema as object, data, fromText);
+      const value = coerce ? coerce(data) : data;
       const ok = check(value);
       validate.errors = check.errors;
       return ok ? { value } : false;

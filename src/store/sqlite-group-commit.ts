@@ -1,10 +1,24 @@
 import type SQLite from 'better-sqlite3';
 import type { NewMeasurement, StoredMeasurement } from './measurements.js';
 
+/**
+ * Rows per insert statement at most. A request's rows go in as statements of exactly this many
+ * and one of the rest, each prepared once for its size: one statement of 100 rows costs
+ * noticeably less than 64 + 32 + 4.
+ */
+const MAX_ROWS_PER_STATEMENT = 128;
+
 interface Job {
   rows: readonly NewMeasurement[];
   resolve(rows: StoredMeasurement[]): void;
   reject(error: unknown): void;
+}
+
+export interface GroupCommitOptions {
+  /** Rows per commit at most: a burst of large batches cannot hold the event loop for long. */
+  maxRowsPerCommit?: number;
+  /** Told the rows of every request once they are committed, before any request is answered. */
+  onCommitted?(rows: readonly StoredMeasurement[]): void;
 }
 
 /**
@@ -17,41 +31,36 @@ interface Job {
  * interleave with it, and it waits while the query builder holds a transaction open on the
  * connection (it would otherwise become part of that transaction).
  */
-/** Rows per multi-row insert statement, largest first: a batch goes in as few statements as possible. */
-const SIZES = [64, 16, 4, 1];
-
-export interface GroupCommitOptions {
-  /** Rows per commit at most: a burst of large batches cannot hold the event loop for long. */
-  maxRowsPerCommit?: number;
-  /** Told the rows of every request once they are committed, before any request is answered. */
-  onCommitted?(rows: readonly StoredMeasurement[]): void;
-}
-
 export function sqliteGroupCommit(sqlite: SQLite.Database, { maxRowsPerCommit = 50_000, onCommitted }: GroupCommitOptions = {}) {
-  const statements = SIZES.map((size) => ({
-    size,
-    statement: sqlite.prepare(`insert into measurements (sensor_id, value, timestamp) values ${Array(size).fill('(?, ?, ?)').join(', ')}`),
-    params: new Array<number>(size * 3),
-  }));
+  const bySize = new Map<number, { statement: SQLite.Statement; params: number[] }>();
+  function insertOf(size: number) {
+    let prepared = bySize.get(size);
+    if (!prepared) {
+      const values = Array(size).fill('(?, ?, ?)').join(', ');
+      prepared = { statement: sqlite.prepare(`insert into measurements (sensor_id, value, timestamp) values ${values}`), params: new Array<number>(size * 3) };
+      bySize.set(size, prepared);
+    }
+    return prepared;
+  }
   const insertJob = sqlite.transaction((rows: readonly NewMeasurement[]) => {
     const out: StoredMeasurement[] = new Array(rows.length);
-    let i = 0;
-    for (const { size, statement, params } of statements) {
-      for (; i + size <= rows.length; i += size) {
-        for (let k = 0; k < size; k++) {
-          const row = rows[i + k];
-          params[3 * k] = row.sensor_id;
-          params[3 * k + 1] = row.value;
-          params[3 * k + 2] = row.timestamp;
-        }
-        // A rowid table assigns consecutive ids within one statement of the only writer, so a
-        // statement's ids end at its last insert rowid.
-        const last = Number(statement.run(params).lastInsertRowid);
-        for (let k = 0; k < size; k++) {
-          const row = rows[i + k];
-          out[i + k] = { measurement_id: last - size + 1 + k, sensor_id: row.sensor_id, value: row.value, timestamp: row.timestamp };
-        }
+    for (let i = 0; i < rows.length; ) {
+      const size = Math.min(MAX_ROWS_PER_STATEMENT, rows.length - i);
+      const { statement, params } = insertOf(size);
+      for (let k = 0; k < size; k++) {
+        const row = rows[i + k];
+        params[3 * k] = row.sensor_id;
+        params[3 * k + 1] = row.value;
+        params[3 * k + 2] = row.timestamp;
       }
+      // A rowid table assigns consecutive ids within one statement of the only writer, so a
+      // statement's ids end at its last insert rowid.
+      const last = Number(statement.run(params).lastInsertRowid);
+      for (let k = 0; k < size; k++) {
+        const row = rows[i + k];
+        out[i + k] = { measurement_id: last - size + 1 + k, sensor_id: row.sensor_id, value: row.value, timestamp: row.timestamp };
+      }
+      i += size;
     }
     return out;
   });
