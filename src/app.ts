@@ -8,7 +8,7 @@ import type { ThrottleLimits } from './auth/login-throttle.js';
 import type { Config } from './config.js';
 import { registerDocs } from './http/docs.js';
 import { registerErrorHandling } from './http/errors.js';
-import { hotReads } from './http/hot-reads.js';
+import { type Handler, hotReads } from './http/hot-reads.js';
 import { validatorCompiler } from './http/validation.js';
 import type { RouteDeps } from './routes/deps.js';
 import actuatorRoutes from './routes/actuators.js';
@@ -55,7 +55,8 @@ function registerDraining(app: FastifyInstance): () => boolean {
   return () => draining;
 }
 
-type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+/** Response headers a dashboard on another origin may read (the export's file name). */
+const EXPOSED_HEADERS = ['Content-Disposition'];
 
 /** Fastify's request ids (`req-1`, `req-2`…), shared with the requests answered in front of it. */
 function requestIds(): () => string {
@@ -111,7 +112,7 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
     origin: config.corsOrigins === '*' ? '*' : config.corsOrigins,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     allowedHeaders: ['Content-Type', 'Authorization'],
-    exposedHeaders: ['Content-Disposition'],
+    exposedHeaders: EXPOSED_HEADERS,
     maxAge: 600,
   });
   await registerDocs(app);
@@ -134,6 +135,7 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
       polled: store.polled,
       now,
       staleAfterMs: config.staleAfterMs,
+      exposedHeaders: EXPOSED_HEADERS,
       active: () => !draining(),
       log: logsRequests ? { logger: app.log, nextRequestId } : undefined,
     });

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { activationFor } from '../domain/activation.js';
 import { MAX_ID } from '../schemas/common.js';
 import type { StoredActuator } from '../store/actuators.js';
-import type { PolledReads } from '../store/index.js';
+import type { MaybePromise, PolledReads } from '../store/index.js';
 import { activationJson, measurementJson } from './json-text.js';
 
 const LAST = /^\/measurements\/(\d{1,10})\/last\/?$/;
@@ -13,24 +13,18 @@ export interface HotReadOptions {
   polled: PolledReads;
   now: () => number;
   staleAfterMs: number;
+  /** What the CORS plugin exposes, so these answers carry the same headers as the route's. */
+  exposedHeaders: readonly string[];
   /** False while the server drains, or when every request must go through the full pipeline. */
   active: () => boolean;
   /** Request logging (level info and below): the same `request` line the other routes write. */
   log?: { logger: FastifyBaseLogger; nextRequestId: () => string };
 }
 
-type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
-/** The headers the full pipeline sends with these answers (CORS for any origin, content type). */
-const HEADERS = {
-  'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'Content-Disposition',
-};
-const LAST_HEADERS = { ...HEADERS, 'content-type': 'application/json; charset=utf-8' };
-// A decision is only good for the moment it is made: no cache or proxy may replay it.
-const STATE_HEADERS = { ...HEADERS, 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8' };
+const JSON_TYPE = 'application/json; charset=utf-8';
 
-type MaybePromise<T> = T | Promise<T>;
 const isPromise = <T>(value: MaybePromise<T>): value is Promise<T> => typeof (value as Promise<T>)?.then === 'function';
 
 /**
@@ -48,6 +42,11 @@ const isPromise = <T>(value: MaybePromise<T>): value is Promise<T> => typeof (va
  */
 export function hotReads(options: HotReadOptions): (req: IncomingMessage, res: ServerResponse, next: Handler) => void {
   const { polled, now, staleAfterMs, active, log } = options;
+  // The headers the full pipeline sends with these answers: CORS for any origin, then the type.
+  const cors = { 'access-control-allow-origin': '*', 'access-control-expose-headers': options.exposedHeaders.join(', ') };
+  const lastHeaders = { ...cors, 'content-type': JSON_TYPE };
+  // A decision is only good for the moment it is made: no cache or proxy may replay it.
+  const stateHeaders = { ...cors, 'cache-control': 'no-store', 'content-type': JSON_TYPE };
 
   const then = <T, U>(value: MaybePromise<T>, f: (v: T) => MaybePromise<U>): MaybePromise<U> => (isPromise(value) ? value.then(f) : f(value));
 
@@ -66,7 +65,7 @@ export function hotReads(options: HotReadOptions): (req: IncomingMessage, res: S
     const id = Number((last ?? state)?.[1]);
     if (!(id <= MAX_ID)) return next(req, res);
     const started = log ? performance.now() : 0;
-    const headers = last ? LAST_HEADERS : STATE_HEADERS;
+    const headers = last ? lastHeaders : stateHeaders;
     const finish = (body: string | undefined) => {
       if (body === undefined) return next(req, res);
       res.writeHead(200, { ...headers, 'content-length': Buffer.byteLength(body) });

@@ -60,7 +60,7 @@ export interface Store extends Repositories {
   close(): Promise<void>;
 }
 
-type MaybePromise<T> = T | Promise<T>;
+export type MaybePromise<T> = T | Promise<T>;
 
 export interface PolledReads {
   lastMeasurement(sensorId: number): MaybePromise<StoredMeasurement | undefined>;

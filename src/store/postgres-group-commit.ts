@@ -1,11 +1,6 @@
 import { isStoreUnavailable } from './errors.js';
+import { type IngestJob, takeJobs } from './ingest-jobs.js';
 import type { NewMeasurement, StoredMeasurement } from './measurements.js';
-
-interface Job {
-  rows: readonly NewMeasurement[];
-  resolve(rows: StoredMeasurement[]): void;
-  reject(error: unknown): void;
-}
 
 export interface PostgresGroupCommitOptions {
   /** Combined inserts under way at once; the requests that arrive meanwhile wait for the next. */
@@ -30,10 +25,10 @@ export function postgresGroupCommit(
   insert: (rows: readonly NewMeasurement[]) => Promise<StoredMeasurement[]>,
   { maxInFlight = 2, maxRows = 10_000 }: PostgresGroupCommitOptions = {},
 ) {
-  const pending: Job[] = [];
+  const pending: IngestJob[] = [];
   let inFlight = 0;
 
-  async function insertEachAlone(jobs: Job[]): Promise<void> {
+  async function insertEachAlone(jobs: IngestJob[]): Promise<void> {
     await Promise.all(
       jobs.map(async (job) => {
         try {
@@ -45,7 +40,7 @@ export function postgresGroupCommit(
     );
   }
 
-  async function insertTogether(jobs: Job[]): Promise<void> {
+  async function insertTogether(jobs: IngestJob[]): Promise<void> {
     if (jobs.length === 1) return insertEachAlone(jobs);
     let stored: StoredMeasurement[];
     try {
@@ -67,13 +62,7 @@ export function postgresGroupCommit(
 
   function pump(): void {
     while (inFlight < maxInFlight && pending.length > 0) {
-      const jobs: Job[] = [];
-      let rows = 0;
-      while (pending.length > 0 && (jobs.length === 0 || rows + pending[0].rows.length <= maxRows)) {
-        const job = pending.shift() as Job;
-        rows += job.rows.length;
-        jobs.push(job);
-      }
+      const jobs = takeJobs(pending, maxRows);
       inFlight++;
       void insertTogether(jobs).finally(() => {
         inFlight--;

@@ -1,4 +1,5 @@
 import type SQLite from 'better-sqlite3';
+import { type IngestJob, takeJobs } from './ingest-jobs.js';
 import type { NewMeasurement, StoredMeasurement } from './measurements.js';
 
 /**
@@ -7,12 +8,6 @@ import type { NewMeasurement, StoredMeasurement } from './measurements.js';
  * noticeably less than 64 + 32 + 4.
  */
 const MAX_ROWS_PER_STATEMENT = 128;
-
-interface Job {
-  rows: readonly NewMeasurement[];
-  resolve(rows: StoredMeasurement[]): void;
-  reject(error: unknown): void;
-}
 
 export interface GroupCommitOptions {
   /** Rows per commit at most: a burst of large batches cannot hold the event loop for long. */
@@ -64,7 +59,7 @@ export function sqliteGroupCommit(sqlite: SQLite.Database, { maxRowsPerCommit = 
     }
     return out;
   });
-  let pending: Job[] = [];
+  let pending: IngestJob[] = [];
   let scheduled = false;
 
   function schedule(delayMs: number): void {
@@ -82,13 +77,7 @@ export function sqliteGroupCommit(sqlite: SQLite.Database, { maxRowsPerCommit = 
       return;
     }
     // Bound one commit's size so a burst of large batches cannot hold the event loop for long.
-    const jobs: Job[] = [];
-    let rows = 0;
-    while (pending.length > 0 && (jobs.length === 0 || rows + pending[0].rows.length <= maxRowsPerCommit)) {
-      const job = pending.shift() as Job;
-      rows += job.rows.length;
-      jobs.push(job);
-    }
+    const jobs = takeJobs(pending, maxRowsPerCommit);
     if (pending.length > 0) schedule(0);
 
     const results: (StoredMeasurement[] | { error: unknown })[] = [];

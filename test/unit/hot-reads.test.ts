@@ -15,7 +15,7 @@ const ACTUATOR: StoredActuator = {
 
 /** The handler on a real port; requests it does not answer reach `next`, which answers 599. */
 async function serve(polled: PolledReads, active = () => true): Promise<{ url: string; server: Server }> {
-  const hot = hotReads({ polled, now: () => NOW, staleAfterMs: 3600_000, active });
+  const hot = hotReads({ polled, now: () => NOW, staleAfterMs: 3600_000, exposedHeaders: ['Content-Disposition'], active });
   const server = createServer((req, res) =>
     hot(req, res, (_req, fallback) => {
       fallback.writeHead(599).end('route');
