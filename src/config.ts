@@ -1,4 +1,5 @@
 import { parseDuration } from './domain/duration.js';
+import type { OpenStoreOptions } from './store/index.js';
 
 export type AuthMode = 'open' | 'enforced';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -133,5 +134,16 @@ export function loadConfig(env: Env = process.env): Config {
     databaseConnectTimeoutMs: integer(env, 'DATABASE_CONNECT_TIMEOUT_MS', 5000, 100, 600_000),
     databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 60_000, 100, 24 * 3600_000),
     sqliteSynchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', 'normal', ['normal', 'full'] as const),
+  };
+}
+
+/** What the store takes from the configuration. */
+export function storeOptions(config: Config): OpenStoreOptions {
+  return {
+    seedDefaults: config.seedDefaults,
+    poolSize: config.databasePoolSize,
+    connectTimeoutMs: config.databaseConnectTimeoutMs,
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
+    sqliteSynchronous: config.sqliteSynchronous,
   };
 }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
-import { openStore, storeOptions } from './store/index.js';
+import { ConfigError, loadConfig, storeOptions } from './config.js';
+import { openStore } from './store/index.js';
 
 /** Starts the service: read the configuration, open the store, listen; drain and close on SIGTERM. */
 async function main(): Promise<void> {

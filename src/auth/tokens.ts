@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
-import type { SettingRepository } from '../store/settings.js';
+import type { SettingRepository } from '../store/repositories/settings.js';
 
 /** Who a token is issued to: the user as the store has it at that moment. */
 export interface TokenSubject {

@@ -7,8 +7,8 @@ import { parseArgs } from 'node:util';
 import { generatePassword, hashPassword } from '../auth/passwords.js';
 import { NEW_USER_PERMISSIONS, parsePermissions, permissionNames } from '../auth/permissions.js';
 import { tokenSecret, tokenService } from '../auth/tokens.js';
-import { ConfigError, loadConfig } from '../config.js';
-import { openStore, type Store, storeOptions } from '../store/index.js';
+import { ConfigError, loadConfig, storeOptions } from '../config.js';
+import { openStore, type Store } from '../store/index.js';
 
 const HELP = `Usage: npm run users -- <command> [options]
 

@@ -1,8 +1,9 @@
+import type { ActivationCondition } from '../schemas/actuators.js';
+
 /**
  * Whether a pump should run now. A wrong `true` over-doses a tank, so every rule that can say
  * "no" is checked before the condition, and the first that matches decides.
  */
-export type ActivationCondition = 'high' | 'low' | 'low_or_high' | 'always';
 
 export interface ActuatorSettings {
   enabled: boolean;

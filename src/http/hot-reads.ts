@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import { activationFor } from '../domain/activation.js';
 import { MAX_ID } from '../schemas/common.js';
-import type { StoredActuator } from '../store/actuators.js';
+import type { StoredActuator } from '../store/index.js';
 import type { MaybePromise, PolledReads } from '../store/index.js';
 import { activationJson, measurementJson } from './json-text.js';
 

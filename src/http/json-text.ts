@@ -1,5 +1,5 @@
 import type { Activation } from '../domain/activation.js';
-import type { StoredMeasurement } from '../store/measurements.js';
+import type { StoredMeasurement } from '../store/index.js';
 
 /** ISO text of a timestamp; consecutive rows often share one (a batch stamped at receipt), so the last is kept. */
 let lastMs = Number.NaN;

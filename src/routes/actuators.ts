@@ -5,7 +5,7 @@ import { notFound } from '../http/errors.js';
 import { Actuator, ActuatorActivation, ActuatorBase, ActuatorIdParams, ActuatorPatch } from '../schemas/actuators.js';
 import { errorResponses } from '../schemas/common.js';
 import { PrototypeIdParams } from '../schemas/prototypes.js';
-import type { StoredActuator } from '../store/actuators.js';
+import type { StoredActuator } from '../store/index.js';
 import type { RouteGroup } from './deps.js';
 
 const tags = ['Actuators'];

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
 import { csvField, csvRow, EXPORT_HEADER } from '../domain/csv.js';
-import { BucketLayout, bucketCount } from '../domain/downsample.js';
+import { BucketLayout, bucketCount } from '../domain/buckets.js';
 import { randomSeries, perSensorCount, seededRandom } from '../domain/random-series.js';
 import { isWindowProblem, resolveWindow, type TimeWindow } from '../domain/time-window.js';
 import { invalid, notFound } from '../http/errors.js';
@@ -19,7 +19,7 @@ import {
   WindowQuery,
 } from '../schemas/measurements.js';
 import type { Sensor } from '../schemas/sensors.js';
-import type { NewMeasurement, StoredMeasurement } from '../store/measurements.js';
+import type { NewMeasurement, StoredMeasurement } from '../store/index.js';
 import type { RouteGroup } from './deps.js';
 
 const tags = ['Measurements'];

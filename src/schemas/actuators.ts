@@ -3,6 +3,8 @@ import { DateTimeOutput, Id, StringEnum } from './common.js';
 
 export const ACTUATOR_TYPES = ['acid_pump', 'base_pump', 'nutrients_A_pump', 'nutrients_B_pump'] as const;
 export const ACTIVATION_CONDITIONS = ['high', 'low', 'low_or_high', 'always'] as const;
+export type ActuatorType = (typeof ACTUATOR_TYPES)[number];
+export type ActivationCondition = (typeof ACTIVATION_CONDITIONS)[number];
 
 const actuatorFields = {
   actuator_type: StringEnum(ACTUATOR_TYPES),

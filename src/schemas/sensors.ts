@@ -3,6 +3,7 @@ import { Id, StringEnum } from './common.js';
 
 export const SENSOR_TYPES = ['temperature', 'humidity', 'ec', 'ph', 'water_level', 'boolean_water_level', 'oxygen'] as const;
 export const SensorType = StringEnum(SENSOR_TYPES);
+export type SensorType = Static<typeof SensorType>;
 
 const sensorFields = {
   sensor_type: SensorType,

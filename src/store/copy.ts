@@ -74,9 +74,7 @@ export async function copyStore(from: Store, to: Store, progress: CopyProgress):
     }
     if (copied === 0) progress(table, 0, 0);
     const identity = IDENTITIES[table];
-    if (identity && to.dialect.kind === 'postgres') {
-      await sql`select setval(pg_get_serial_sequence(${table}, ${identity}), coalesce((select max(${sql.ref(identity)}) from ${sql.table(table)}), 0) + 1, false)`.execute(to.db);
-    }
+    if (identity) await to.dialect.continueIdentity(to.db, table, identity);
   }
   return totals;
 }

@@ -1,6 +1,10 @@
-import type { ColumnType, Generated } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { ActivationCondition, ActuatorType } from '../schemas/actuators.js';
+import type { SensorType } from '../schemas/sensors.js';
 
 /**
+ * The tables, declared once: every row type the service handles is derived from them below.
+ *
  * Timestamps are read back as epoch milliseconds on both stores (SQLite keeps INTEGER ms,
  * PostgreSQL keeps timestamptz and the driver parses it to ms), and written through `Dialect.time`.
  */
@@ -15,7 +19,7 @@ export interface PrototypeTable {
 
 export interface SensorTable {
   sensor_id: Generated<number>;
-  sensor_type: string;
+  sensor_type: SensorType;
   prototype_id: number;
   sensor_unit: string;
   threshold_critically_low: number;
@@ -33,10 +37,10 @@ export interface MeasurementTable {
 
 export interface ActuatorTable {
   actuator_id: Generated<number>;
-  actuator_type: string;
+  actuator_type: ActuatorType;
   sensor_id: number;
   condition_value: number;
-  activation_condition: string;
+  activation_condition: ActivationCondition;
   activation_period: number;
   activation_duration: number;
   actuator_name: string | null;
@@ -77,3 +81,13 @@ export interface Database {
   settings: SettingTable;
   pictures: PictureTable;
 }
+
+/** A measurement as the service handles it: the timestamp in epoch milliseconds. */
+export type StoredMeasurement = Selectable<MeasurementTable>;
+export type NewMeasurement = Omit<StoredMeasurement, 'measurement_id'>;
+
+/** An actuator as the service handles it: last_activated in epoch ms, enabled a boolean on both stores. */
+export type StoredActuator = Omit<Selectable<ActuatorTable>, 'enabled'> & { enabled: boolean };
+export type ActuatorFields = Omit<StoredActuator, 'actuator_id'>;
+
+export type StoredUser = Selectable<UserTable>;

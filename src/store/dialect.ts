@@ -1,8 +1,35 @@
+import type { ColumnDefinitionBuilder, Kysely, RawBuilder, SelectQueryBuilder } from 'kysely';
+import type { BucketLayout } from '../domain/buckets.js';
+import type { Database, StoredMeasurement } from './database.js';
+
 export type StoreKind = 'sqlite' | 'postgres';
 
-/** The few value conversions that differ between the two stores, kept in one place. */
+/** Measurements of one sensor selected by a window, before the columns are chosen. */
+export type MeasurementSelection = SelectQueryBuilder<Database, 'measurements', object>;
+
+/** The column types a migration asks for, as each store spells them. */
+export interface SchemaTypes {
+  time: 'integer' | 'timestamptz';
+  float: 'real' | 'double precision';
+  bool: 'integer' | 'boolean';
+  bytes: 'blob' | 'bytea';
+  /** Measurement ids: a store outgrows 2^31 rows long before it outgrows a disk. */
+  bigId: 'integer' | 'bigint';
+  /** A key the store assigns and never hands out twice. */
+  identity(column: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
+  /** A key the store assigns, as cheaply as it can (SQLite: the rowid). */
+  rowKey(column: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
+}
+
+/**
+ * Everything that differs between the two stores, in values and in SQL. The repositories are
+ * written once against this interface (as Kysely writes one query builder against its dialects);
+ * each backend folder supplies one implementation.
+ */
 export interface Dialect {
+  /** The store's name, for logs. */
   kind: StoreKind;
+  schema: SchemaTypes;
   /** A timestamp (epoch ms) as the store's driver wants it bound. */
   time(ms: number): number | Date;
   /**
@@ -12,10 +39,30 @@ export interface Dialect {
   at(ms: number): number;
   /** A boolean as the store's driver wants it bound. */
   bool(value: boolean): boolean | number;
-}
-
-export function dialectFor(kind: StoreKind): Dialect {
-  return kind === 'sqlite'
-    ? { kind, time: (ms) => ms, at: (ms) => ms, bool: (value) => (value ? 1 : 0) }
-    : { kind, time: (ms) => new Date(ms), at: (ms) => new Date(ms) as unknown as number, bool: (value) => value };
+  /** The SQL type a bound timestamp is cast to where the query builder cannot infer it. */
+  timeType: RawBuilder<unknown>;
+  /** The `timestamp` column as epoch milliseconds, the cheapest way the store can give them. */
+  timestampMs(): RawBuilder<number>;
+  /**
+   * Inside a transaction, locks these rows in id order before a bulk update, so that concurrent
+   * bulk updates queue instead of deadlocking. SQLite locks the whole store for a write
+   * transaction already.
+   */
+  lockRows(db: Kysely<Database>, table: 'sensors' | 'actuators', ids: readonly number[]): Promise<void>;
+  /**
+   * Runs `work` holding a lock on the whole table against other writers of it (PostgreSQL reads
+   * a snapshot per statement; SQLite runs every statement under its single write lock).
+   */
+  lockingTable<T>(db: Kysely<Database>, table: 'users', work: (db: Kysely<Database>) => Promise<T>): Promise<T>;
+  /**
+   * The lowest and the highest measurement of each bucket of `layout` among `selection`, in time
+   * order (ties by id).
+   */
+  extremesPerBucket(db: Kysely<Database>, selection: MeasurementSelection, layout: BucketLayout): Promise<StoredMeasurement[]>;
+  /** Inserts a generated series of one sensor as fast as the store takes it (no ids returned). */
+  insertSeries(db: Kysely<Database>, sensorId: number, timestamps: Float64Array, values: Float64Array): Promise<void>;
+  /** Refreshes the planner's statistics of a table after a bulk load, where the store needs it. */
+  analyze(db: Kysely<Database>, table: keyof Database): Promise<void>;
+  /** After rows were copied in with their ids: the store's next assigned id follows the largest. */
+  continueIdentity(db: Kysely<Database>, table: keyof Database, column: string): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import type { NewMeasurement, StoredMeasurement } from './measurements.js';
+import type { NewMeasurement, StoredMeasurement } from './database.js';
 
 /** One ingest request waiting for its commit: its rows, and how to answer it. */
 export interface IngestJob {

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
+import type { SensorType } from '../schemas/sensors.js';
 import type { Database } from './database.js';
 import type { Dialect } from './dialect.js';
-import { settingRepository } from './settings.js';
+import { settingRepository } from './repositories/settings.js';
 
 const MARKER = 'defaults_seeded';
 
@@ -19,7 +20,7 @@ export async function seedDefaults(db: Kysely<Database>, dialect: Dialect, now =
     if (anyPrototype) return false;
 
     await trx.insertInto('prototypes').values({ prototype_id: 0, prototype_name: 'default_prototype' }).execute();
-    const sensor = (sensor_type: string, sensor_unit: string, t: [number, number, number, number]) => ({
+    const sensor = (sensor_type: SensorType, sensor_unit: string, t: [number, number, number, number]) => ({
       sensor_type,
       prototype_id: 0,
       sensor_unit,

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { type Config, loadConfig } from '../../src/config.js';
-import { openStore, type PolledReads, type Store, storeOptions } from '../../src/store/index.js';
+import { type Config, loadConfig, storeOptions } from '../../src/config.js';
+import { openStore, type PolledReads, type Store } from '../../src/store/index.js';
 import { type ScratchDatabase, scratchDatabase, storeKinds } from '../helpers/stores.js';
 
 const NOW = Date.UTC(2026, 10, 22, 12);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BucketLayout, bucketCount } from '../../src/domain/downsample.js';
+import { BucketLayout, bucketCount } from '../../src/domain/buckets.js';
 import { startService, type TestService } from '../helpers/service.js';
 import { storeKinds } from '../helpers/stores.js';
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
-import { type Config, loadConfig } from '../../src/config.js';
+import { type Config, loadConfig, storeOptions } from '../../src/config.js';
 import type { StoreKind } from '../../src/store/dialect.js';
-import { openStore, type Store, storeOptions } from '../../src/store/index.js';
+import { openStore, type Store } from '../../src/store/index.js';
 import { type ScratchDatabase, scratchDatabase } from './stores.js';
 
 export interface Reply<T = any> {

@@ -1,7 +1,7 @@
 import SQLite from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../src/store/index.js';
-import { sqliteGroupCommit } from '../../src/store/sqlite-group-commit.js';
+import { sqliteGroupCommit } from '../../src/store/sqlite/group-commit.js';
 import { type ScratchDatabase, scratchDatabase } from '../helpers/stores.js';
 
 describe('SQLite group commit', () => {

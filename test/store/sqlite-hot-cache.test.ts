@@ -2,9 +2,9 @@ import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../src/store/index.js';
-import { sqliteHotCache } from '../../src/store/sqlite-hot-cache.js';
-import { sqliteReader } from '../../src/store/sqlite-reader.js';
-import { walProbe } from '../../src/store/sqlite-wal-probe.js';
+import { sqliteHotCache } from '../../src/store/sqlite/hot-cache.js';
+import { sqliteReader } from '../../src/store/sqlite/reader.js';
+import { walProbe } from '../../src/store/sqlite/wal-probe.js';
 import { type ScratchDatabase, scratchDatabase } from '../helpers/stores.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { coalesceReads } from '../../src/store/coalesce-reads.js';
+import { coalesceReads } from '../../src/store/postgres/coalesce-reads.js';
 
 /** A stand-in for a query: answers the value the "database" holds when the read starts, once released. */
 function fakeDatabase() {

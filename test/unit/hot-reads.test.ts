@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hotReads } from '../../src/http/hot-reads.js';
-import type { StoredActuator } from '../../src/store/actuators.js';
+import type { StoredActuator } from '../../src/store/index.js';
 import type { PolledReads } from '../../src/store/index.js';
 
 const NOW = Date.UTC(2026, 10, 22, 12);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { NewMeasurement, StoredMeasurement } from '../../src/store/measurements.js';
-import { postgresGroupCommit } from '../../src/store/postgres-group-commit.js';
+import type { NewMeasurement, StoredMeasurement } from '../../src/store/index.js';
+import { postgresGroupCommit } from '../../src/store/postgres/group-commit.js';
 
 /** A stand-in for the insert statement: numbers rows in order, refuses sensor 0, records each call's size. */
 function fakeInsert(options: { failWith?: Error } = {}) {

@@ -1,12 +1,8 @@
 import { type Kysely, type Migration, sql } from 'kysely';
-import type { StoreKind } from '../dialect.js';
+import type { SchemaTypes } from '../dialect.js';
 
 /** The whole schema of the first release: the same tables on both stores, types that fit each. */
-export function coreMigration(kind: StoreKind): Migration {
-  const pg = kind === 'postgres';
-  const time = pg ? 'timestamptz' : 'integer';
-  const float = pg ? 'double precision' : 'real';
-
+export function coreMigration({ time, float, bool, bytes, bigId, identity, rowKey }: SchemaTypes): Migration {
   return {
     async up(db: Kysely<unknown>) {
       await db.schema
@@ -17,9 +13,7 @@ export function coreMigration(kind: StoreKind): Migration {
 
       await db.schema
         .createTable('sensors')
-        .addColumn('sensor_id', 'integer', (c) =>
-          pg ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement(),
-        )
+        .addColumn('sensor_id', 'integer', identity)
         .addColumn('sensor_type', 'text', (c) => c.notNull())
         .addColumn('prototype_id', 'integer', (c) => c.notNull().references('prototypes.prototype_id'))
         .addColumn('sensor_unit', 'text', (c) => c.notNull())
@@ -30,13 +24,9 @@ export function coreMigration(kind: StoreKind): Migration {
         .execute();
       await db.schema.createIndex('sensors_by_prototype').on('sensors').columns(['prototype_id', 'sensor_id']).execute();
 
-      // A measurement store outgrows 2^31 rows long before it outgrows a disk: bigint ids on PostgreSQL
-      // (SQLite integers are 64-bit already; a rowid key keeps its inserts cheapest).
       await db.schema
         .createTable('measurements')
-        .addColumn('measurement_id', pg ? 'bigint' : 'integer', (c) =>
-          pg ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey(),
-        )
+        .addColumn('measurement_id', bigId, rowKey)
         .addColumn('sensor_id', 'integer', (c) => c.notNull().references('sensors.sensor_id'))
         .addColumn('value', float, (c) => c.notNull())
         .addColumn('timestamp', time, (c) => c.notNull())
@@ -51,9 +41,7 @@ export function coreMigration(kind: StoreKind): Migration {
 
       await db.schema
         .createTable('actuators')
-        .addColumn('actuator_id', 'integer', (c) =>
-          pg ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement(),
-        )
+        .addColumn('actuator_id', 'integer', identity)
         .addColumn('actuator_type', 'text', (c) => c.notNull())
         .addColumn('sensor_id', 'integer', (c) => c.notNull().references('sensors.sensor_id'))
         .addColumn('condition_value', float, (c) => c.notNull())
@@ -61,16 +49,14 @@ export function coreMigration(kind: StoreKind): Migration {
         .addColumn('activation_period', float, (c) => c.notNull())
         .addColumn('activation_duration', float, (c) => c.notNull())
         .addColumn('actuator_name', 'text')
-        .addColumn('enabled', pg ? 'boolean' : 'integer', (c) => c.notNull())
+        .addColumn('enabled', bool, (c) => c.notNull())
         .addColumn('last_activated', time, (c) => c.notNull())
         .execute();
       await db.schema.createIndex('actuators_by_sensor').on('actuators').columns(['sensor_id', 'actuator_id']).execute();
 
       await db.schema
         .createTable('users')
-        .addColumn('user_id', 'integer', (c) =>
-          pg ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement(),
-        )
+        .addColumn('user_id', 'integer', identity)
         .addColumn('username', 'text', (c) => c.notNull().unique())
         .addColumn('password_hash', 'text', (c) => c.notNull())
         .addColumn('permissions', 'integer', (c) => c.notNull())
@@ -88,7 +74,7 @@ export function coreMigration(kind: StoreKind): Migration {
         .createTable('pictures')
         .addColumn('picture_id', 'integer', (c) => c.primaryKey())
         .addColumn('content_type', 'text', (c) => c.notNull())
-        .addColumn('bytes', pg ? 'bytea' : 'blob', (c) => c.notNull())
+        .addColumn('bytes', bytes, (c) => c.notNull())
         .addColumn('updated_at', time, (c) => c.notNull())
         .execute();
     },

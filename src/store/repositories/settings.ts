@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from './database.js';
+import type { Database } from '../database.js';
 
 /** Small named values the service keeps for itself (the generated token secret, the defaults marker). */
 export function settingRepository(db: Kysely<Database>) {

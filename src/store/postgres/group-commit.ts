@@ -1,6 +1,6 @@
-import { isStoreUnavailable } from './errors.js';
-import { type IngestJob, takeJobs } from './ingest-jobs.js';
-import type { NewMeasurement, StoredMeasurement } from './measurements.js';
+import type { NewMeasurement, StoredMeasurement } from '../database.js';
+import { isStoreUnavailable } from '../errors.js';
+import { type IngestJob, takeJobs } from '../ingest-jobs.js';
 
 export interface PostgresGroupCommitOptions {
   /** Combined inserts under way at once; the requests that arrive meanwhile wait for the next. */

@@ -1,6 +1,6 @@
 import type SQLite from 'better-sqlite3';
-import { type IngestJob, takeJobs } from './ingest-jobs.js';
-import type { NewMeasurement, StoredMeasurement } from './measurements.js';
+import type { NewMeasurement, StoredMeasurement } from '../database.js';
+import { type IngestJob, takeJobs } from '../ingest-jobs.js';
 
 /**
  * Rows per insert statement at most. A request's rows go in as statements of exactly this many

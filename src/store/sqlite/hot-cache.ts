@@ -1,8 +1,7 @@
 import type SQLite from 'better-sqlite3';
-import type { StoredActuator } from './actuators.js';
-import type { StoredMeasurement } from './measurements.js';
-import type { SqliteReader } from './sqlite-reader.js';
-import type { WalProbe } from './sqlite-wal-probe.js';
+import type { StoredActuator, StoredMeasurement } from '../database.js';
+import type { SqliteReader } from './reader.js';
+import type { WalProbe } from './wal-probe.js';
 
 /** Entries kept per map at most: ids nobody has (404s) must not grow it without bound. */
 const MAX_ENTRIES = 10_000;

@@ -1,33 +1,8 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { ActivationCondition } from '../domain/activation.js';
-import type { ActuatorBase } from '../schemas/actuators.js';
-import type { ActuatorTable, Database } from './database.js';
-import type { Dialect } from './dialect.js';
+import type { ActuatorFields, ActuatorTable, Database, StoredActuator } from '../database.js';
+import type { Dialect } from '../dialect.js';
 
-/** An actuator as the service handles it: last_activated in epoch ms. */
-export interface StoredActuator {
-  actuator_id: number;
-  actuator_type: ActuatorBase['actuator_type'];
-  sensor_id: number;
-  condition_value: number;
-  activation_condition: ActivationCondition;
-  activation_period: number;
-  activation_duration: number;
-  actuator_name: string | null;
-  enabled: boolean;
-  last_activated: number;
-}
-
-export type ActuatorFields = Omit<StoredActuator, 'actuator_id'>;
-
-function toActuator(row: Selectable<ActuatorTable>): StoredActuator {
-  return {
-    ...row,
-    actuator_type: row.actuator_type as StoredActuator['actuator_type'],
-    activation_condition: row.activation_condition as ActivationCondition,
-    enabled: Boolean(row.enabled),
-  };
-}
+const toActuator = (row: Selectable<ActuatorTable>): StoredActuator => ({ ...row, enabled: Boolean(row.enabled) });
 
 export function actuatorRepository(db: Kysely<Database>, dialect: Dialect) {
   const columns = (a: ActuatorFields) => ({
@@ -43,10 +18,9 @@ export function actuatorRepository(db: Kysely<Database>, dialect: Dialect) {
   });
 
   return {
-    /** Inside a transaction, locks these actuators' rows in id order (see the sensors' `lock`). */
-    async lock(actuatorIds: readonly number[]): Promise<void> {
-      if (dialect.kind !== 'postgres' || actuatorIds.length === 0) return;
-      await db.selectFrom('actuators').select('actuator_id').where('actuator_id', 'in', [...new Set(actuatorIds)]).orderBy('actuator_id').forUpdate().execute();
+    /** Inside a transaction, locks these actuators' rows in id order (see `Dialect.lockRows`). */
+    lock(actuatorIds: readonly number[]): Promise<void> {
+      return dialect.lockRows(db, 'actuators', actuatorIds);
     },
 
     async get(actuatorId: number): Promise<StoredActuator | undefined> {

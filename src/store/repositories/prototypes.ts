@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Prototype } from '../schemas/prototypes.js';
-import type { Database } from './database.js';
+import type { Prototype } from '../../schemas/prototypes.js';
+import type { Database } from '../database.js';
 
 export function prototypeRepository(db: Kysely<Database>) {
   return {

@@ -1,16 +1,6 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
-import type { Database, UserTable } from './database.js';
-import type { Dialect } from './dialect.js';
-
-export interface StoredUser {
-  user_id: number;
-  username: string;
-  password_hash: string;
-  permissions: number;
-  created_at: number;
-  tokens_valid_after: number | null;
-  token_generation: number;
-}
+import type { Database, StoredUser, UserTable } from '../database.js';
+import type { Dialect } from '../dialect.js';
 
 export interface NewUser {
   username: string;
@@ -31,13 +21,10 @@ const toUser = (row: Selectable<UserTable>): StoredUser => ({
 });
 
 export function userRepository(db: Kysely<Database>, dialect: Dialect) {
-  const pg = dialect.kind === 'postgres';
-  const timeType = pg ? sql.raw('timestamptz') : sql.raw('integer');
-
   /**
    * One statement decides "first user or not" and inserts, so two users created at the same moment
-   * cannot both become the first. SQLite runs it under its write lock; PostgreSQL reads a snapshot
-   * per statement, so there the caller holds a lock on the table around it.
+   * cannot both become the first, with the table locked against other writers around it
+   * (`Dialect.lockingTable`).
    */
   async function insert(executor: Kysely<Database>, user: NewUser): Promise<StoredUser | undefined> {
     const anyUser = sql`exists (select 1 from users)`;
@@ -46,7 +33,7 @@ export function userRepository(db: Kysely<Database>, dialect: Dialect) {
       select cast(${user.username} as text), cast(${user.password_hash} as text),
         case when ${anyUser} then cast(${user.permissions} as integer)
              else cast(${user.firstUserPermissions ?? user.permissions} as integer) end,
-        cast(${dialect.time(user.created_at)} as ${timeType})
+        cast(${dialect.time(user.created_at)} as ${dialect.timeType})
       where ${user.onlyIfFirst ? sql`not ${anyUser}` : sql`true`}
       on conflict (username) do nothing
       returning *`.execute(executor);
@@ -68,14 +55,8 @@ export function userRepository(db: Kysely<Database>, dialect: Dialect) {
     },
 
     /** Creates the user; undefined when the username is taken (or, with `onlyIfFirst`, a user exists). */
-    async create(user: NewUser): Promise<StoredUser | undefined> {
-      if (!pg) return insert(db, user);
-      const locked = async (trx: Kysely<Database>) => {
-        // Conflicts with itself and with plain inserts, not with reads: creators take turns.
-        await sql`lock table users in share row exclusive mode`.execute(trx);
-        return insert(trx, user);
-      };
-      return db.isTransaction ? locked(db) : db.transaction().execute(locked);
+    create(user: NewUser): Promise<StoredUser | undefined> {
+      return dialect.lockingTable(db, 'users', (locked) => insert(locked, user));
     },
 
     /** Revokes every token issued to the user so far: its generation moves on. */

@@ -1,6 +1,5 @@
 import type pg from 'pg';
-import type { StoredActuator } from './actuators.js';
-import type { NewMeasurement, StoredMeasurement } from './measurements.js';
+import type { NewMeasurement, StoredActuator, StoredMeasurement } from '../database.js';
 
 /**
  * The hottest statements on PostgreSQL as named prepared statements: each connection parses and

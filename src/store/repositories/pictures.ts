@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Database } from './database.js';
-import type { Dialect } from './dialect.js';
+import type { Database } from '../database.js';
+import type { Dialect } from '../dialect.js';
 
 export interface StoredPicture {
   bytes: Buffer;

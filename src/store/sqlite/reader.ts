@@ -1,7 +1,6 @@
 import SQLite from 'better-sqlite3';
-import type { StoredActuator } from './actuators.js';
-import type { TimeWindow } from '../domain/time-window.js';
-import type { StoredMeasurement } from './measurements.js';
+import type { TimeWindow } from '../../domain/time-window.js';
+import type { StoredActuator, StoredMeasurement } from '../database.js';
 
 /**
  * The hottest reads on SQLite — what pump controllers and dashboards poll — as prepared

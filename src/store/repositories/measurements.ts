@@ -1,0 +1,105 @@
+import type { Kysely } from 'kysely';
+import type { BucketLayout } from '../../domain/buckets.js';
+import { restAfter, type TimeWindow } from '../../domain/time-window.js';
+import type { Database, StoredMeasurement } from '../database.js';
+import type { Dialect } from '../dialect.js';
+
+/** Rows per downsampling query: long enough to be efficient, short enough not to hold others up. */
+const ROWS_PER_SLICE = 100_000;
+/** Rows per read when walking a long series: bounded memory, and other queries run in between. */
+export const ROWS_PER_PAGE = 5_000;
+
+export function measurementRepository(db: Kysely<Database>, dialect: Dialect) {
+  function inWindow(sensorId: number, window: TimeWindow) {
+    let query = db.selectFrom('measurements').where('sensor_id', '=', sensorId);
+    if (window.start !== undefined) query = query.where('timestamp', '>=', dialect.at(window.start));
+    if (window.end !== undefined) query = query.where('timestamp', window.endInclusive ? '<=' : '<', dialect.at(window.end));
+    return query;
+  }
+
+  return {
+    /** Inserts a generated series of one sensor (no ids returned: used for bulk generation). */
+    insertSeries(sensorId: number, timestamps: Float64Array, values: Float64Array): Promise<void> {
+      return dialect.insertSeries(db, sensorId, timestamps, values);
+    },
+
+    async deleteAll(): Promise<number> {
+      const result = await db.deleteFrom('measurements').executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
+    /** The newest measurement of a sensor by timestamp (ties: the highest id). */
+    last(sensorId: number): Promise<StoredMeasurement | undefined> {
+      return db
+        .selectFrom('measurements')
+        .select(['measurement_id', 'sensor_id', 'value', 'timestamp'])
+        .where('sensor_id', '=', sensorId)
+        .orderBy('timestamp', 'desc')
+        .orderBy('measurement_id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+    },
+
+    /** How many measurements the window holds, and the first and last timestamps. */
+    async windowSpan(sensorId: number, window: TimeWindow): Promise<{ count: number; first: number; last: number }> {
+      const row = await inWindow(sensorId, window)
+        .select((eb) => [eb.fn.countAll().as('count'), eb.fn.min('timestamp').as('first'), eb.fn.max('timestamp').as('last')])
+        .executeTakeFirstOrThrow();
+      return { count: Number(row.count), first: Number(row.first), last: Number(row.last) };
+    },
+
+    /**
+     * Downsampling inside the store: each bucket of `layout` keeps its lowest and its highest
+     * measurement, in time order, so peaks and troughs survive and only those rows leave the
+     * database. The window is read in slices of about ROWS_PER_SLICE rows (`rows` is how many it
+     * holds), so no single query holds the store for long.
+     */
+    async extremesPerBucket(sensorId: number, window: TimeWindow, layout: BucketLayout, rows: number): Promise<StoredMeasurement[]> {
+      const out: StoredMeasurement[] = [];
+      for (const slice of layout.slices(rows, ROWS_PER_SLICE)) {
+        const inSlice = inWindow(sensorId, window)
+          .where('timestamp', '>=', dialect.at(slice.start))
+          .where('timestamp', '<', dialect.at(slice.end));
+        out.push(...(await dialect.extremesPerBucket(db, inSlice, layout)));
+      }
+      return out;
+    },
+
+    /**
+     * The window's measurements in time order (ties by id), read page by page so that a long
+     * series never sits in memory whole and other queries run between pages.
+     */
+    async *walkWindow(sensorId: number, window: TimeWindow): AsyncGenerator<StoredMeasurement[]> {
+      let after: StoredMeasurement | undefined;
+      for (;;) {
+        let query = inWindow(sensorId, after ? restAfter(window, after.timestamp) : window).select([
+          'measurement_id',
+          'sensor_id',
+          'value',
+          dialect.timestampMs().as('timestamp'),
+        ]);
+        if (after) {
+          const { timestamp, measurement_id } = after;
+          query = query.where((eb) =>
+            eb.or([
+              eb('timestamp', '>', dialect.at(timestamp)),
+              eb.and([eb('timestamp', '=', dialect.at(timestamp)), eb('measurement_id', '>', measurement_id)]),
+            ]),
+          );
+        }
+        // Qualified: the output column of the same name is not the indexed one on PostgreSQL.
+        const page = await query.orderBy('measurements.timestamp').orderBy('measurement_id').limit(ROWS_PER_PAGE).execute();
+        if (page.length > 0) yield page;
+        if (page.length < ROWS_PER_PAGE) return;
+        after = page[page.length - 1];
+      }
+    },
+
+    /** Refreshes the planner's statistics after a bulk load (where the store keeps any). */
+    analyze(): Promise<void> {
+      return dialect.analyze(db, 'measurements');
+    },
+  };
+}
+
+export type MeasurementRepository = ReturnType<typeof measurementRepository>;

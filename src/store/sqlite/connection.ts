@@ -1,0 +1,40 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import type { Database } from '../database.js';
+import { watchWrites } from './write-watch.js';
+
+export interface SqliteConnection {
+  db: Kysely<Database>;
+  /** The SQLite handle, for the few hot paths that use prepared statements directly. */
+  sqlite: SQLite.Database;
+  /** The file, for connections of other kinds (the read-only hot-path reader); none in memory. */
+  file: string | undefined;
+  /** `listener` is called after every statement the query builder runs that may write. */
+  onQueryBuilderWrite(listener: () => void): void;
+}
+
+function sqlitePath(databaseUrl: string): string {
+  return resolve(databaseUrl.replace(/^sqlite:(\/\/)?/, ''));
+}
+
+export function openSqlite(databaseUrl: string, synchronous: 'normal' | 'full' = 'normal'): SqliteConnection {
+  // sqlite::memory: is a store that lives as long as the process (demos, experiments).
+  const inMemory = databaseUrl === 'sqlite::memory:';
+  const file = inMemory ? ':memory:' : sqlitePath(databaseUrl);
+  if (!inMemory) mkdirSync(dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  // WAL lets readers run beside the writer; NORMAL sync keeps every commit atomic and survives a
+  // process crash (a power cut may lose the last commits, never corrupt the file: see README).
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma(`synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const listeners: (() => void)[] = [];
+  const database = watchWrites(sqlite, () => {
+    for (const listener of listeners) listener();
+  });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return { db, sqlite, file: inMemory ? undefined : file, onQueryBuilderWrite: (listener) => listeners.push(listener) };
+}

@@ -1,0 +1,49 @@
+import type { Kysely } from 'kysely';
+import type { Database, NewMeasurement, StoredActuator, StoredMeasurement } from './database.js';
+import type { Dialect } from './dialect.js';
+import type { Repositories } from './repositories/index.js';
+
+/** What every backend returns: the repositories, and the paths each backend serves its own way. */
+export interface Store extends Repositories {
+  dialect: Dialect;
+  db: Kysely<Database>;
+  /**
+   * Records measurements (all or none), resolving once they are committed. Concurrent calls
+   * share one commit (group commit) on both stores.
+   */
+  ingest(rows: readonly NewMeasurement[]): Promise<StoredMeasurement[]>;
+  /**
+   * Runs `work` in one transaction: everything it writes commits together or not at all. On
+   * PostgreSQL a transaction that lost a deadlock or a serialization conflict to a concurrent
+   * writer is run again (a few times), so concurrent bulk updates all succeed.
+   */
+  transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T>;
+  /**
+   * The two reads devices poll, as directly as the store allows: from SQLite's in-memory copy
+   * without a promise, from PostgreSQL through prepared statements.
+   */
+  polled: PolledReads;
+  /** True when the store answers a trivial query. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export type MaybePromise<T> = T | Promise<T>;
+
+export interface PolledReads {
+  lastMeasurement(sensorId: number): MaybePromise<StoredMeasurement | undefined>;
+  actuator(actuatorId: number): MaybePromise<StoredActuator | undefined>;
+}
+
+export interface OpenStoreOptions {
+  /** Create the default prototype on first start (default true). */
+  seedDefaults?: boolean;
+  /** SQLite: `full` makes every commit survive a power cut, at the cost of an fsync per commit. */
+  sqliteSynchronous?: 'normal' | 'full';
+  /** PostgreSQL: connections per process. */
+  poolSize?: number;
+  /** PostgreSQL: the longest a statement may run. */
+  statementTimeoutMs?: number;
+  /** PostgreSQL: how long to wait for a connection. */
+  connectTimeoutMs?: number;
+}
