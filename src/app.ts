@@ -10,6 +10,7 @@ import { registerDocs } from './http/docs.js';
 import { registerErrorHandling } from './http/errors.js';
 import { type Handler, hotReads } from './http/hot-reads.js';
 import { validatorCompiler } from './http/validation.js';
+import { type ChangeBus, changeBus } from './events/bus.js';
 import type { RouteDeps } from './routes/deps.js';
 import actuatorRoutes from './routes/actuators.js';
 import measurementRoutes from './routes/measurements.js';
@@ -18,6 +19,7 @@ import pictureRoutes from './routes/picture.js';
 import prototypeRoutes from './routes/prototypes.js';
 import sensorRoutes from './routes/sensors.js';
 import userRoutes from './routes/users.js';
+import { createServices } from './services/index.js';
 import type { Store } from './store/index.js';
 import { isStoreUnavailable } from './store/errors.js';
 
@@ -29,6 +31,8 @@ export interface AppOptions {
   loginLimits?: ThrottleLimits;
   /** Answer the polled reads in front of the request pipeline where it adds nothing (default true). */
   hotReads?: boolean;
+  /** Where committed changes are published (tests pass one to listen); by default a bus of the app's own. */
+  bus?: ChangeBus;
 }
 
 /**
@@ -120,7 +124,9 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
   const now = options.now ?? Date.now;
   const auth = await createAuth(config, store, now, options.loginLimits);
   if (config.authMode === 'enforced') registerGuard(app, auth.authenticate, store);
-  const deps: RouteDeps = { config, store, now, auth };
+  const bus = options.bus ?? changeBus({ onListenerError: (error, topic) => app.log.error({ err: error, topic }, 'change listener failed') });
+  const services = createServices({ store, bus, now, log: app.log }, config, auth);
+  const deps: RouteDeps = { config, services, auth, store };
   await app.register(opsRoutes, deps);
   await app.register(prototypeRoutes, deps);
   await app.register(sensorRoutes, deps);

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { HttpError } from '../http/errors.js';
+import { Forbidden, Unauthenticated } from '../services/errors.js';
 import type { Store } from '../store/index.js';
 import type { TokenService } from './tokens.js';
 
@@ -18,10 +18,9 @@ declare module 'fastify' {
   }
 }
 
-const challenge = { 'WWW-Authenticate': 'Bearer' };
-export const notAuthenticated = () => new HttpError(401, 'Not authenticated', challenge);
-export const invalidCredentials = () => new HttpError(401, 'Could not validate credentials', challenge);
-export const forbidden = () => new HttpError(403, 'Not enough permissions');
+export const notAuthenticated = () => new Unauthenticated('Not authenticated');
+const invalidCredentials = () => new Unauthenticated('Could not validate credentials');
+export const forbidden = () => new Forbidden('Not enough permissions');
 
 /** The token of an `Authorization: Bearer …` header; '' for another scheme or a malformed header. */
 export function bearerToken(request: FastifyRequest): string | undefined {

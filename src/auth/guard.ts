@@ -7,7 +7,7 @@ import { PERMISSIONS, type RouteAccess } from './permissions.js';
 const isDocumentation = (url: string) => url === '/docs' || url.startsWith('/docs/');
 
 /** A route that forgot to say what it needs is treated as a write (fail closed). */
-export const accessOf = (declared: RouteAccess | undefined): RouteAccess => declared ?? 'modify';
+const accessOf = (declared: RouteAccess | undefined): RouteAccess => declared ?? 'modify';
 
 /**
  * AUTH_MODE=enforced: every route needs the permission its `access` config names; a route that

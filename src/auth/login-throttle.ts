@@ -19,7 +19,7 @@ export interface ThrottleLimits {
   maxTracked?: number;
 }
 
-export const DEFAULT_LIMITS: Required<ThrottleLimits> = { windowMs: 15 * 60_000, perUsername: 5, perAddress: 20, maxTracked: 100_000 };
+const DEFAULT_LIMITS: Required<ThrottleLimits> = { windowMs: 15 * 60_000, perUsername: 5, perAddress: 20, maxTracked: 100_000 };
 
 /**
  * The address an attempt is counted against: an IPv4 address as is (also when IPv4-mapped), an
@@ -107,5 +107,3 @@ export function loginThrottle(options: ThrottleLimits = DEFAULT_LIMITS) {
     },
   };
 }
-
-export type LoginThrottle = ReturnType<typeof loginThrottle>;

@@ -1,21 +1,14 @@
-import type { ActivationCondition } from '../schemas/actuators.js';
-
 /**
  * Whether a pump should run now. A wrong `true` over-doses a tank, so every rule that can say
  * "no" is checked before the condition, and the first that matches decides.
  */
+import type { ActivationCondition, ActuatorBase } from '../schemas/actuators.js';
 
-export interface ActuatorSettings {
-  enabled: boolean;
-  condition_value: number;
-  activation_condition: ActivationCondition;
-  /** Seconds. */
-  activation_period: number;
-  /** Seconds. */
-  activation_duration: number;
-  /** Epoch ms. */
-  last_activated: number;
-}
+/** What the decision reads of an actuator: its settings (periods in seconds), last_activated in epoch ms. */
+export type ActuatorSettings = Pick<
+  Required<ActuatorBase>,
+  'enabled' | 'condition_value' | 'activation_condition' | 'activation_period' | 'activation_duration'
+> & { last_activated: number };
 
 export interface LatestReading {
   value: number;

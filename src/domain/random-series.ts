@@ -1,17 +1,12 @@
 /** Synthetic measurements for demos and dashboard development (POST /Measurement/Random). */
-export interface RandomSeriesOptions {
-  yearly_measurements_ratio: number;
-  dayly_measurements_ratio: number;
-  hourly_measurements_ratio: number;
-  deviation_rate: number;
-  smoothing_factor: number;
-  drift_adjustment: number;
-}
+import type { RandomMeasurements } from '../schemas/measurements.js';
+import type { Thresholds } from './thresholds.js';
 
-export interface SensorRange {
-  threshold_critically_low: number;
-  threshold_critically_high: number;
-}
+/** How a series is shaped: the request's options but for how many and whether to replace. */
+type RandomSeriesOptions = Omit<RandomMeasurements, 'nb_measurements' | 'replace'>;
+
+/** The walk stays around the middle of the critical range. */
+type SensorRange = Pick<Thresholds, 'threshold_critically_low' | 'threshold_critically_high'>;
 
 export interface Series {
   timestamps: Float64Array;

@@ -1,9 +1,6 @@
-export interface Thresholds {
-  threshold_critically_low: number;
-  threshold_low: number;
-  threshold_high: number;
-  threshold_critically_high: number;
-}
+import type { SensorBase } from '../schemas/sensors.js';
+
+export type Thresholds = Pick<SensorBase, 'threshold_critically_low' | 'threshold_low' | 'threshold_high' | 'threshold_critically_high'>;
 
 /** The thresholds must not decrease: critically_low ≤ low ≤ high ≤ critically_high. */
 export function thresholdsInOrder(t: Thresholds): boolean {

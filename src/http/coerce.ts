@@ -92,9 +92,3 @@ export function compileCoercion(schema: Schema, fromText = false): Coercer {
       return null;
   }
 }
-
-/** `compileCoercion` for a single use. */
-export function coerceNumericStrings(schema: Schema, data: unknown, fromText = false): unknown {
-  const coerce = compileCoercion(schema, fromText);
-  return coerce ? coerce(data) : data;
-}

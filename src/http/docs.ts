@@ -3,7 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { ErrorBody, ValidationErrorBody } from '../schemas/common.js';
 
-export const TAGS = [
+const TAGS = [
   { name: 'Measurements', description: 'Record, read, export and generate measurements.' },
   { name: 'Actuators', description: 'Pumps driven by a sensor, and the state their controllers poll.' },
   { name: 'Sensors', description: 'Sensors of a prototype and their thresholds.' },

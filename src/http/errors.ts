@@ -1,4 +1,5 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { Conflict, Forbidden, InvalidInput, NotFound, TooManyAttempts, Unauthenticated, type ValidationIssue } from '../services/errors.js';
 
 /** An error with the status and `detail` the client should see. */
 export class HttpError extends Error {
@@ -12,16 +13,22 @@ export class HttpError extends Error {
   }
 }
 
-export interface ValidationIssue {
-  loc: (string | number)[];
-  msg: string;
-  type: string;
+const BEARER_CHALLENGE = { 'WWW-Authenticate': 'Bearer' };
+
+/** A service's refusal as the contract answers it; undefined for any other error. */
+function refusal(error: unknown): HttpError | undefined {
+  if (error instanceof NotFound) return new HttpError(404, error.message);
+  if (error instanceof InvalidInput) return new HttpError(422, error.issues);
+  if (error instanceof Conflict) return new HttpError(409, error.message);
+  if (error instanceof Unauthenticated) return new HttpError(401, error.message, BEARER_CHALLENGE);
+  if (error instanceof Forbidden) return new HttpError(403, error.message);
+  if (error instanceof TooManyAttempts) return new HttpError(429, error.message, { 'Retry-After': String(error.retryAfterSeconds) });
+  return undefined;
 }
 
-export const notFound = (detail: string) => new HttpError(404, detail);
-export const conflict = (detail: string) => new HttpError(409, detail);
-/** A 422 for a rule the schema cannot express (thresholds order, window bounds…). */
-export const invalid = (...issues: ValidationIssue[]) => new HttpError(422, issues);
+function send(reply: FastifyReply, error: HttpError) {
+  return reply.code(error.statusCode).headers(error.headers).send({ detail: error.detail });
+}
 
 interface AjvIssue {
   keyword: string;
@@ -126,9 +133,9 @@ const FASTIFY_CODES: Record<string, [number, string]> = {
 /** Every error leaves as `{"detail": …}`; a 500 never carries SQL or a stack trace. */
 export function registerErrorHandling(app: FastifyInstance, isStoreUnavailable: (error: unknown) => boolean): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof HttpError) {
-      return reply.code(error.statusCode).headers(error.headers).send({ detail: error.detail });
-    }
+    if (error instanceof HttpError) return send(reply, error);
+    const refused = refusal(error);
+    if (refused) return send(reply, refused);
     if (error.validation) {
       return reply.code(422).send({ detail: validationIssues(error.validation as AjvIssue[], error.validationContext ?? 'body') });
     }
@@ -151,7 +158,7 @@ export function registerErrorHandling(app: FastifyInstance, isStoreUnavailable: 
     return reply.code(500).send({ detail: 'Internal Server Error' });
   });
 
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler((_request, reply) => {
     reply.code(404).send({ detail: 'Not Found' });
   });
 }

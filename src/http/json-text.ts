@@ -1,16 +1,7 @@
 import type { Activation } from '../domain/activation.js';
+import type { Readable } from 'node:stream';
+import { isoOf } from '../domain/date-time.js';
 import type { StoredMeasurement } from '../store/index.js';
-
-/** ISO text of a timestamp; consecutive rows often share one (a batch stamped at receipt), so the last is kept. */
-let lastMs = Number.NaN;
-let lastIso = '';
-export function isoOf(ms: number): string {
-  if (ms !== lastMs) {
-    lastMs = ms;
-    lastIso = new Date(ms).toISOString();
-  }
-  return lastIso;
-}
 
 /** A measurement as JSON text, the same as the response schema writes it (values are always finite). */
 export const measurementJson = (m: StoredMeasurement) =>
@@ -19,3 +10,32 @@ export const measurementJson = (m: StoredMeasurement) =>
 /** An activation decision as JSON text, the same as the response schema writes it. */
 export const activationJson = (a: Activation) =>
   `{"activate":${a.activate},"status":${JSON.stringify(a.status)},"duration":${a.duration},"period":${a.period}}`;
+
+/**
+ * A JSON array of measurements, one chunk per page read, so a window of millions of rows never
+ * sits in memory whole (as objects, then as one JSON text longer than a string can be).
+ */
+export async function* jsonArray(pages: AsyncIterable<readonly StoredMeasurement[]>): AsyncGenerator<string> {
+  let separator = '[';
+  for await (const page of pages) {
+    let text = '';
+    for (const m of page) {
+      text += separator + measurementJson(m);
+      separator = ',';
+    }
+    yield text;
+  }
+  // An empty series still makes a whole array.
+  yield separator === '[' ? '[]' : ']';
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Sends a body that is already the JSON text of the route's response schema — a string, or a
+ * stream of its text — with the JSON content type. The route's typing expects the objects the
+ * schema serializer would write; this is the one place that hands the reply their text instead.
+ */
+export function sendJsonText<R>(reply: { type(contentType: string): { send(payload: never): R } }, body: string | Readable): R {
+  return reply.type(JSON_TYPE).send(body as never);
+}

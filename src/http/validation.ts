@@ -1,28 +1,8 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { isDateTime } from '../domain/date-time.js';
 import { compileCoercion, type Schema } from './coerce.js';
-
-/** ISO 8601 date-time; the offset may be left out (taken as UTC). */
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
-
-export function isDateTime(text: string): boolean {
-  return DATE_TIME.test(text) && Number.isFinite(parseDateTime(text));
-}
-
-/** A request date-time → epoch ms (NaN when invalid). */
-export function parseDateTime(text: string): number {
-  let iso = text.trim().replace(' ', 'T');
-  if (!/(?:[Zz]|[+-]\d{2}(?::?\d{2})?)$/.test(iso)) iso += 'Z';
-  iso = iso.replace(/([+-]\d{2})$/, '$1:00').replace(/([+-]\d{2})(\d{2})$/, '$1:$2');
-  const [date] = iso.split('T');
-  const [y, m, d] = date.split('-').map(Number);
-  const ms = Date.parse(iso);
-  // Date.parse rolls 2026-02-30 over to March; a date that does not exist is invalid.
-  const check = new Date(Date.UTC(y, m - 1, d));
-  if (check.getUTCMonth() !== m - 1 || check.getUTCDate() !== d) return NaN;
-  return ms;
-}
 
 function createAjv(): Ajv {
   const ajv = new Ajv({

@@ -1,14 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Auth } from '../auth/index.js';
 import type { Config } from '../config.js';
+import type { Services } from '../services/index.js';
 import type { Store } from '../store/index.js';
 
-/** What every route group is given: the configuration, the store and the clock (injectable for tests). */
+/** What every route group is given: the configuration, the services, and the store for health checks. */
 export interface RouteDeps {
   config: Config;
-  store: Store;
-  now: () => number;
+  services: Services;
   auth: Auth;
+  store: Pick<Store, 'ping'>;
 }
 
 export type RouteGroup = FastifyPluginAsyncTypebox<RouteDeps>;

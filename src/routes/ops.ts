@@ -1,14 +1,12 @@
 import { Type } from '@sinclair/typebox';
+import { opsDocs as docs } from '../schemas/route-docs.js';
 import type { RouteGroup } from './deps.js';
 
 const opsRoutes: RouteGroup = async (app, { store }) => {
   app.get('/healthz', {
     config: { access: 'public' },
     schema: {
-      tags: ['Operations'],
-      summary: 'Health',
-      operationId: 'health',
-      description: '200 when the store answers, 503 when it does not.',
+      ...docs.health,
       response: { 200: Type.Object({ status: Type.Literal('ok') }), 503: Type.Object({ status: Type.String(), detail: Type.String() }) },
     },
     handler: async (_request, reply) => {

@@ -1,32 +1,17 @@
 import { Type } from '@sinclair/typebox';
-import { HttpError, invalid } from '../http/errors.js';
-import { sharedCapture } from '../picture/cache.js';
-import { detectImageType, IMAGE_TYPES } from '../picture/image-type.js';
-import { CameraUnavailable, MAX_PICTURE_BYTES, type Picture, pictureSource } from '../picture/sources.js';
+import { HttpError } from '../http/errors.js';
+import { IMAGE_TYPES } from '../picture/image-type.js';
+import { CameraUnavailable, MAX_PICTURE_BYTES } from '../picture/sources.js';
 import { ErrorBody, ValidationErrorBody } from '../schemas/common.js';
+import { pictureDocs as docs } from '../schemas/route-docs.js';
+import { FAILURE_KEPT_MS } from '../services/pictures.js';
 import type { RouteGroup } from './deps.js';
-
-const tags = ['Users, tokens and picture'];
-
-/** A failed capture is answered from memory this long (at most PICTURE_CACHE_MS), then the camera is asked again. */
-const FAILURE_KEPT_MS = 1000;
 
 const json = (schema: object) => ({ 'application/json': { schema } });
 const imageContent = (description: string) =>
   Object.fromEntries(IMAGE_TYPES.map((type) => [type, { schema: { type: 'string', format: 'binary', description } }]));
 
-const pictureRoutes: RouteGroup = async (app, { config, store, now }) => {
-  const uploaded = async (): Promise<Picture> => {
-    const stored = await store.pictures.get();
-    if (!stored) throw new CameraUnavailable('no picture uploaded yet');
-    return { bytes: stored.bytes, type: stored.content_type as Picture['type'] };
-  };
-  const capture = sharedCapture(config.pictureSource ? pictureSource(config.pictureSource, config.pictureTimeoutMs) : uploaded, {
-    ttlMs: config.pictureCacheMs,
-    failureTtlMs: FAILURE_KEPT_MS,
-    now,
-  });
-
+const pictureRoutes: RouteGroup = async (app, { services: { pictures } }) => {
   // Image bodies arrive as bytes; these parsers exist only inside this route group.
   for (const type of IMAGE_TYPES) {
     app.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: MAX_PICTURE_BYTES }, (_request, body, done) => done(null, body));
@@ -35,20 +20,7 @@ const pictureRoutes: RouteGroup = async (app, { config, store, now }) => {
   app.get('/picture', {
     config: { access: 'read' },
     schema: {
-      tags,
-      summary: 'Picture',
-      operationId: 'picture',
-      description:
-        'The current camera image, its Content-Type (image/jpeg, image/png or image/webp) taken from its bytes, sent ' +
-        'with Cache-Control: no-store. PICTURE_SOURCE says where it comes from: a snapshot URL (http/https, fetched ' +
-        'within PICTURE_TIMEOUT_MS), `file:` a file or the newest image file of a folder by modification time (other ' +
-        'files skipped), `exec:` a command run by /bin/sh whose standard output is the image (killed with everything it ' +
-        'started when it runs over PICTURE_TIMEOUT_MS, a non-zero exit is a failure), or, unset, the last picture ' +
-        'uploaded with PUT /picture. A picture is shared by every request for PICTURE_CACHE_MS, and concurrent requests ' +
-        'wait for one capture instead of starting their own. A failed capture is answered from memory for at most ' +
-        `${FAILURE_KEPT_MS} ms (never longer than PICTURE_CACHE_MS), then the camera is asked again. 503 when there is ` +
-        'no picture: nothing uploaded, or a source that fails, times out, sends more than 10 MiB or something that is ' +
-        'not a JPEG, PNG or WebP image.',
+      ...docs.get(FAILURE_KEPT_MS),
       response: {
         200: { description: 'The image bytes.', content: imageContent('The image bytes') },
         503: { description: 'Camera not available.', content: json(Type.Ref(ErrorBody)) },
@@ -57,7 +29,7 @@ const pictureRoutes: RouteGroup = async (app, { config, store, now }) => {
     handler: async (request, reply) => {
       reply.header('Cache-Control', 'no-store');
       try {
-        const picture = await capture.get();
+        const picture = await pictures.current();
         return reply.type(picture.type).send(picture.bytes);
       } catch (error) {
         if (!(error instanceof CameraUnavailable)) throw error;
@@ -70,20 +42,10 @@ const pictureRoutes: RouteGroup = async (app, { config, store, now }) => {
   app.put('/picture', {
     config: { access: 'modify' },
     bodyLimit: MAX_PICTURE_BYTES,
-    // The body schema only documents the bytes; the handler checks them (a Buffer is no JSON string).
+    // The body schema only documents the bytes; the service checks them (a Buffer is no JSON string).
     validatorCompiler: () => () => true,
     schema: {
-      tags,
-      summary: 'Upload Picture',
-      operationId: 'uploadPicture',
-      description:
-        'Stores the raw request body (Content-Type image/jpeg, image/png or image/webp, at most 10 MiB) as the ' +
-        'picture, replacing the previous one; it is kept in the store, so it survives restarts, and GET /picture ' +
-        'serves it at once (other processes on the same store within PICTURE_CACHE_MS). The type is taken from the bytes: a body labelled with one accepted type that holds ' +
-        'another accepted type is stored and served as what it is, while a body that is not a JPEG, PNG or WebP image ' +
-        'is refused with 422 whatever the header says. 415 for any other Content-Type, 413 over 10 MiB; a refused ' +
-        'upload changes nothing. When PICTURE_SOURCE is set the upload is still stored (it is served once the source ' +
-        'is unset) but GET /picture serves the configured source.',
+      ...docs.upload,
       body: { content: imageContent('The image bytes') },
       response: {
         204: { description: 'Stored.', type: 'null' },
@@ -97,11 +59,7 @@ const pictureRoutes: RouteGroup = async (app, { config, store, now }) => {
       if (!(IMAGE_TYPES as readonly string[]).includes(mime) || !Buffer.isBuffer(request.body)) {
         throw new HttpError(415, 'Unsupported content type: send the image as image/jpeg, image/png or image/webp');
       }
-      const bytes = request.body;
-      const type = detectImageType(bytes);
-      if (!type) throw invalid({ loc: ['body'], msg: 'The body is not a JPEG, PNG or WebP image', type: 'image_type' });
-      await store.pictures.put(bytes, type, now());
-      capture.invalidate();
+      await pictures.upload(request.body);
       return reply.code(204).send();
     },
   });

@@ -1,101 +1,27 @@
 import { Type } from '@sinclair/typebox';
-import { thresholdsInOrder } from '../domain/thresholds.js';
-import { type ValidationIssue, invalid, notFound } from '../http/errors.js';
 import { errorResponses } from '../schemas/common.js';
 import { PrototypeIdParams } from '../schemas/prototypes.js';
+import { sensorDocs as docs } from '../schemas/route-docs.js';
 import { Sensor, SensorBase, SensorPatch } from '../schemas/sensors.js';
 import type { RouteGroup } from './deps.js';
 
-const tags = ['Sensors'];
-const SENSOR_FIELDS = Object.keys(SensorBase.properties) as (keyof SensorBase)[];
-
-/** The current sensor with the patch's known fields laid over it (unknown fields are ignored). */
-function mergePatch(current: Sensor, patch: SensorPatch): Sensor {
-  const merged: Sensor = { ...current };
-  for (const field of SENSOR_FIELDS) {
-    if (patch[field] !== undefined) (merged as Record<string, unknown>)[field] = patch[field];
-  }
-  return merged;
-}
-
-function thresholdIssue(loc: (string | number)[]): ValidationIssue {
-  return {
-    loc,
-    msg: 'Thresholds must satisfy critically_low ≤ low ≤ high ≤ critically_high',
-    type: 'thresholds_order',
-  };
-}
-
-const sensorRoutes: RouteGroup = async (app, { store }) => {
+const sensorRoutes: RouteGroup = async (app, { services: { sensors } }) => {
   app.post('/sensors/', {
     config: { access: 'modify' },
-    schema: {
-      tags,
-      summary: 'Post Sensor',
-      operationId: 'postSensor',
-      description: 'Registers a sensor on an existing prototype. 404 when the prototype does not exist.',
-      body: SensorBase,
-      response: { 201: Sensor, ...errorResponses(404, 422) },
-    },
-    handler: async (request, reply) => {
-      if (!thresholdsInOrder(request.body)) throw invalid(thresholdIssue(['body']));
-      // The check and the insert share a transaction, so a concurrent change cannot slip between them.
-      const sensor = await store.transaction(async (tx) => {
-        if (!(await tx.prototypes.exists(request.body.prototype_id))) {
-          throw notFound(`Prototype ${request.body.prototype_id} not found`);
-        }
-        return tx.sensors.create(request.body);
-      });
-      return reply.code(201).send(sensor);
-    },
+    schema: { ...docs.post, body: SensorBase, response: { 201: Sensor, ...errorResponses(404, 422) } },
+    handler: async (request, reply) => reply.code(201).send(await sensors.create(request.body)),
   });
 
   app.get('/sensors/:prototype_id', {
     config: { access: 'read' },
-    schema: {
-      tags,
-      summary: 'Sensors',
-      operationId: 'sensors',
-      description: "The prototype's sensors, by sensor_id. 404 when the prototype does not exist.",
-      params: PrototypeIdParams,
-      response: { 200: Type.Array(Sensor), ...errorResponses(404, 422) },
-    },
-    handler: async (request) => {
-      const { prototype_id } = request.params;
-      if (!(await store.prototypes.exists(prototype_id))) throw notFound(`Prototype ${prototype_id} not found`);
-      return store.sensors.listByPrototype(prototype_id);
-    },
+    schema: { ...docs.byPrototype, params: PrototypeIdParams, response: { 200: Type.Array(Sensor), ...errorResponses(404, 422) } },
+    handler: (request) => sensors.listByPrototype(request.params.prototype_id),
   });
 
   app.patch('/sensors', {
     config: { access: 'modify' },
-    schema: {
-      tags,
-      summary: 'Update Sensors',
-      operationId: 'updateSensors',
-      description:
-        'Partial bulk update: each element names a sensor_id and the fields to change. ' +
-        'Thresholds are checked on the merged result. All or nothing: one bad element and nothing is written.',
-      body: Type.Array(SensorPatch),
-      response: { 200: Type.Array(Sensor), ...errorResponses(404, 422) },
-    },
-    handler: async (request) => {
-      return store.transaction(async (tx) => {
-        await tx.sensors.lock(request.body.map((patch) => patch.sensor_id));
-        const updated: Sensor[] = [];
-        for (const [index, patch] of request.body.entries()) {
-          const current = await tx.sensors.get(patch.sensor_id);
-          if (!current) throw notFound(`Sensor ${patch.sensor_id} not found`);
-          const merged = mergePatch(current, patch);
-          if (!thresholdsInOrder(merged)) throw invalid(thresholdIssue(['body', index]));
-          if (merged.prototype_id !== current.prototype_id && !(await tx.prototypes.exists(merged.prototype_id))) {
-            throw notFound(`Prototype ${merged.prototype_id} not found`);
-          }
-          updated.push(await tx.sensors.update(merged));
-        }
-        return updated;
-      });
-    },
+    schema: { ...docs.patch, body: Type.Array(SensorPatch), response: { 200: Type.Array(Sensor), ...errorResponses(404, 422) } },
+    handler: (request) => sensors.patch(request.body),
   });
 };
 

@@ -1,4 +1,4 @@
-import { type TSchema, type Static, Type } from '@sinclair/typebox';
+import { type TSchema, Type } from '@sinclair/typebox';
 
 export const MAX_ID = 2 ** 31 - 1;
 
@@ -47,4 +47,3 @@ export function errorResponses(...statuses: number[]): Record<number, TSchema> {
   return out;
 }
 
-export type ErrorBodyT = Static<typeof ErrorBody>;

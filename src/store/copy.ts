@@ -1,33 +1,91 @@
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import type { Database, DbBool, DbTime } from './database.js';
 import type { Store } from './index.js';
 
 export interface CopyProgress {
   (table: string, copied: number, total: number): void;
 }
 
-const TABLES = ['prototypes', 'sensors', 'actuators', 'users', 'settings', 'pictures', 'measurements'] as const;
+/** Every table, parents before the tables that refer to them. */
+const TABLES = ['prototypes', 'sensors', 'actuators', 'users', 'settings', 'pictures', 'measurements'] as const satisfies readonly (keyof Database)[];
 type Table = (typeof TABLES)[number];
 
-const KEYS: Record<Table, string> = {
-  prototypes: 'prototype_id',
-  sensors: 'sensor_id',
-  actuators: 'actuator_id',
-  users: 'user_id',
-  settings: 'key',
-  pictures: 'picture_id',
-  measurements: 'measurement_id',
+/** How a column's value travels from one store to the other, as its type in `Database` says. */
+type Conversion<Column> = Column extends DbTime | null ? 'time' : Column extends DbBool ? 'bool' : Column extends Uint8Array ? 'bytes' : 'as-is';
+
+/**
+ * Each table's key and each of its columns with its conversion. The compiler checks it against
+ * the table types: a column added to a table must be listed here, with the conversion its type needs.
+ */
+const COLUMNS: { [T in Table]: { key: keyof Database[T] & string; columns: { [C in keyof Database[T]]-?: Conversion<Database[T][C]> } } } = {
+  prototypes: { key: 'prototype_id', columns: { prototype_id: 'as-is', prototype_name: 'as-is' } },
+  sensors: {
+    key: 'sensor_id',
+    columns: {
+      sensor_id: 'as-is',
+      sensor_type: 'as-is',
+      prototype_id: 'as-is',
+      sensor_unit: 'as-is',
+      threshold_critically_low: 'as-is',
+      threshold_low: 'as-is',
+      threshold_high: 'as-is',
+      threshold_critically_high: 'as-is',
+    },
+  },
+  actuators: {
+    key: 'actuator_id',
+    columns: {
+      actuator_id: 'as-is',
+      actuator_type: 'as-is',
+      sensor_id: 'as-is',
+      condition_value: 'as-is',
+      activation_condition: 'as-is',
+      activation_period: 'as-is',
+      activation_duration: 'as-is',
+      actuator_name: 'as-is',
+      enabled: 'bool',
+      last_activated: 'time',
+    },
+  },
+  users: {
+    key: 'user_id',
+    columns: {
+      user_id: 'as-is',
+      username: 'as-is',
+      password_hash: 'as-is',
+      permissions: 'as-is',
+      created_at: 'time',
+      tokens_valid_after: 'time',
+      token_generation: 'as-is',
+    },
+  },
+  settings: { key: 'key', columns: { key: 'as-is', value: 'as-is' } },
+  pictures: { key: 'picture_id', columns: { picture_id: 'as-is', content_type: 'as-is', bytes: 'bytes', updated_at: 'time' } },
+  measurements: { key: 'measurement_id', columns: { measurement_id: 'as-is', sensor_id: 'as-is', value: 'as-is', timestamp: 'time' } },
 };
-const TIMES: Partial<Record<Table, string[]>> = {
-  actuators: ['last_activated'],
-  users: ['created_at', 'tokens_valid_after'],
-  pictures: ['updated_at'],
-  measurements: ['timestamp'],
-};
-const BOOLS: Partial<Record<Table, string[]>> = { actuators: ['enabled'] };
-/** Tables whose ids the store assigns: the target's sequences must continue after the copied ids. */
+
+/** Tables whose ids the store assigns: the target's next id must follow the copied ones. */
 const IDENTITIES: Partial<Record<Table, string>> = { sensors: 'sensor_id', actuators: 'actuator_id', users: 'user_id', measurements: 'measurement_id' };
 
 const BATCH = 5_000;
+
+type Row = Record<string, unknown>;
+
+/**
+ * Rows of any table, read and written by name. The copy walks the table list, which the query
+ * builder cannot type one table at a time: this is its one untyped view of the store.
+ */
+function anyTable(db: Kysely<Database>) {
+  const untyped = db as unknown as Kysely<Record<string, Row>>;
+  return {
+    page: (table: Table, key: string, after: unknown) => {
+      let query = untyped.selectFrom(table).selectAll().orderBy(key).limit(BATCH);
+      if (after !== undefined) query = query.where(key, '>', after);
+      return query.execute();
+    },
+    insert: (table: Table, rows: Row[]) => untyped.insertInto(table).values(rows).execute(),
+  };
+}
 
 export async function rowCounts(store: Store): Promise<Record<Table, number>> {
   const counts = {} as Record<Table, number>;
@@ -51,23 +109,27 @@ export async function clear(store: Store): Promise<void> {
  */
 export async function copyStore(from: Store, to: Store, progress: CopyProgress): Promise<Record<Table, number>> {
   const totals = await rowCounts(from);
+  const source = anyTable(from.db);
+  const target = anyTable(to.db);
   for (const table of TABLES) {
-    const key = KEYS[table];
+    const { key, columns } = COLUMNS[table];
+    const conversions = Object.entries(columns as Record<string, string>);
+    const convert = (row: Row): Row => {
+      const out = { ...row };
+      for (const [column, conversion] of conversions) {
+        const value = out[column];
+        if (conversion === 'time') out[column] = value === null ? null : to.dialect.time(Number(value));
+        else if (conversion === 'bool') out[column] = to.dialect.bool(Boolean(value));
+        else if (conversion === 'bytes') out[column] = Buffer.from(value as Uint8Array);
+      }
+      return out;
+    };
     let copied = 0;
     let after: unknown;
     for (;;) {
-      let query = from.db.selectFrom(table as never).selectAll().orderBy(key as never).limit(BATCH);
-      if (after !== undefined) query = query.where(key as never, '>', after as never);
-      const rows = (await query.execute()) as Record<string, unknown>[];
+      const rows = await source.page(table, key, after);
       if (rows.length === 0) break;
-      const converted = rows.map((row) => {
-        const out = { ...row };
-        for (const column of TIMES[table] ?? []) if (out[column] !== null) out[column] = to.dialect.time(Number(out[column]));
-        for (const column of BOOLS[table] ?? []) out[column] = to.dialect.bool(Boolean(out[column]));
-        if (table === 'pictures') out.bytes = Buffer.from(out.bytes as Uint8Array);
-        return out;
-      });
-      await to.db.insertInto(table as never).values(converted as never).execute();
+      await target.insert(table, rows.map(convert));
       copied += rows.length;
       after = rows[rows.length - 1][key];
       progress(table, copied, totals[table]);

@@ -1,14 +1,34 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run, spawnService } from '../helpers/process.js';
+import { usersCommand } from '../../src/cli/users-command.js';
+import { openStore, type Store } from '../../src/store/index.js';
+import { run } from '../helpers/process.js';
+import { startService } from '../helpers/service.js';
 import { type ScratchDatabase, scratchDatabase } from '../helpers/stores.js';
 
+/** The commands run in this process, on their own store of the file, as the tool opens it. */
 describe('users command-line tool', () => {
   let database: ScratchDatabase;
-  const users = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'src/cli/users.ts', ...args], { env: { DATABASE_URL: database.url } });
+  let store: Store;
+  const users = async (...args: string[]) => {
+    const stdout: string[] = [];
+    const stderr: string[] = [];
+    const code = await usersCommand(args, {
+      store,
+      tokenTtlMinutes: 60,
+      tokenSecret: undefined,
+      out: (line) => stdout.push(`${line}\n`),
+      err: (line) => stderr.push(`${line}\n`),
+    });
+    return { code, stdout: stdout.join(''), stderr: stderr.join('') };
+  };
   beforeAll(async () => {
     database = await scratchDatabase('sqlite');
+    store = await openStore(database.url);
   });
-  afterAll(() => database?.drop());
+  afterAll(async () => {
+    await store?.close();
+    await database?.drop();
+  });
 
   it('adds a device, prints its token, and the service accepts it for what it may do', async () => {
     const added = await users('add', 'tank-pi', '--permissions', 'post_measurements');
@@ -22,7 +42,7 @@ describe('users command-line tool', () => {
     const payload = JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString());
     expect(payload.exp - payload.iat).toBe(365 * 24 * 3600);
 
-    const service = await spawnService({ DATABASE_URL: database.url, AUTH_MODE: 'enforced' });
+    const service = await startService('sqlite', { database, env: { AUTH_MODE: 'enforced' } });
     try {
       const post = await fetch(`${service.url}/measurements`, {
         method: 'POST',
@@ -61,7 +81,7 @@ describe('users command-line tool', () => {
       });
       expect(again.status).toBe(201);
     } finally {
-      await service.stop();
+      await service.close();
     }
   });
 
@@ -93,5 +113,14 @@ describe('users command-line tool', () => {
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('Usage:');
     expect((await users('--help')).stdout).toContain('set-permissions');
+  });
+
+  it('runs as its own process on the store DATABASE_URL names (smoke test)', async () => {
+    const added = await run(process.execPath, ['--import', 'tsx', 'src/cli/users.ts', 'add', 'smoke', '--password', 'long enough'], {
+      env: { DATABASE_URL: database.url },
+    });
+    expect(added.code).toBe(0);
+    expect(added.stdout).toContain('added smoke (read, modify)');
+    expect((await users('list')).stdout).toMatch(/^smoke\tread,modify/m);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { validationIssues } from '../../src/http/errors.js';
-import { isDateTime, parseDateTime } from '../../src/http/validation.js';
+import { isDateTime, parseDateTime } from '../../src/domain/date-time.js';
 
 describe('validationIssues', () => {
   it('turns Ajv errors into FastAPI-shaped entries with loc', () => {

@@ -71,5 +71,3 @@ export function actuatorRepository(db: Kysely<Database>, dialect: Dialect) {
     },
   };
 }
-
-export type ActuatorRepository = ReturnType<typeof actuatorRepository>;

@@ -101,5 +101,3 @@ export function measurementRepository(db: Kysely<Database>, dialect: Dialect) {
     },
   };
 }
-
-export type MeasurementRepository = ReturnType<typeof measurementRepository>;

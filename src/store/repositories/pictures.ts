@@ -26,5 +26,3 @@ export function pictureRepository(db: Kysely<Database>, dialect: Dialect) {
     },
   };
 }
-
-export type PictureRepository = ReturnType<typeof pictureRepository>;

@@ -32,5 +32,3 @@ export function prototypeRepository(db: Kysely<Database>) {
     },
   };
 }
-
-export type PrototypeRepository = ReturnType<typeof prototypeRepository>;

@@ -80,5 +80,3 @@ export function userRepository(db: Kysely<Database>, dialect: Dialect) {
     },
   };
 }
-
-export type UserRepository = ReturnType<typeof userRepository>;

@@ -117,5 +117,3 @@ export function sqliteGroupCommit(sqlite: SQLite.Database, { maxRowsPerCommit = 
     },
   };
 }
-
-export type SqliteGroupCommit = ReturnType<typeof sqliteGroupCommit>;

@@ -96,5 +96,3 @@ export function sqliteHotCache(writer: SQLite.Database, reader: SqliteReader, pr
     dropAll,
   };
 }
-
-export type SqliteHotCache = ReturnType<typeof sqliteHotCache>;

@@ -1,0 +1,182 @@
+/**
+ * What the OpenAPI document says of each route beside its schemas: tag, summary, operationId and
+ * the prose of the behaviour a client relies on (the decisions where the contract is silent).
+ */
+interface RouteDoc {
+  tags: string[];
+  summary: string;
+  operationId: string;
+  description?: string;
+}
+
+const doc = (tag: string, summary: string, operationId: string, description?: string): RouteDoc => ({
+  tags: [tag],
+  summary,
+  operationId,
+  ...(description === undefined ? {} : { description }),
+});
+
+const MEASUREMENTS = 'Measurements';
+const ACTUATORS = 'Actuators';
+const SENSORS = 'Sensors';
+const PROTOTYPES = 'Prototypes';
+const USERS_AND_PICTURE = 'Users, tokens and picture';
+
+export const measurementDocs = {
+  post: doc(
+    MEASUREMENTS,
+    'Post Measurement',
+    'postMeasurement',
+    'Records one measurement, or a batch (array of up to 10,000, all or nothing). `sensor_id` may be a numeric string. ' +
+      'A timestamp without an offset is UTC; more than 5 minutes in the future is refused (422). Timestamps keep millisecond precision.',
+  ),
+  export: doc(
+    MEASUREMENTS,
+    'Export All Sensors To Csv',
+    'exportAllSensorsToCsv',
+    'CSV (RFC 4180, CRLF line ends) of every measurement, ordered by sensor id then timestamp, streamed as it is read. ' +
+      'Filters: sensor_id (repeatable), prototype_id, start_time, end_time ([start, end)); unknown sensor or prototype ids ' +
+      'select nothing (the header alone). Values are written as the shortest text that reads back as the same double; ' +
+      'timestamps as ISO 8601 UTC with milliseconds and Z. It is read in short pages (by sensor, then timestamp and id), not ' +
+      'as one long query: a slow download holds no database connection or snapshot, and no statement time limit can cut ' +
+      'a long export short; measurements recorded while it runs may or may not appear in it.',
+  ),
+  window: doc(
+    MEASUREMENTS,
+    'Get Measurement',
+    'getMeasurement',
+    'The measurements of a sensor in a window, ascending by timestamp (ties by id). Without a window, all of them. ' +
+      'With max_points, at most that many points: the window is cut into max_points/2 equal spans of time and each keeps ' +
+      'its lowest and highest measurement, computed in the store. A long window is streamed as it is read.',
+  ),
+  last: doc(
+    MEASUREMENTS,
+    'Get Last Measurement',
+    'getLastMeasurement',
+    'The newest measurement by timestamp (ties: the highest id). 404 for an unknown sensor or one without measurements.',
+  ),
+  random: doc(
+    MEASUREMENTS,
+    'Post Random Measurements',
+    'postRandomMeasurements',
+    'Fills the store with synthetic data, shared equally among all sensors (nb_measurements rounded up to a multiple of the ' +
+      'sensor count). What the three ratios leave over goes to the last year. With replace (default), existing measurements ' +
+      'are deleted in the same transaction. An empty body takes every default.',
+  ),
+};
+
+export const actuatorDocs = {
+  post: doc(ACTUATORS, 'Post Actuator', 'postActuator', 'Registers a pump on an existing sensor. last_activated starts at the creation time.'),
+  patch: doc(
+    ACTUATORS,
+    'Update Actuators',
+    'updateActuators',
+    'Partial bulk update, all or nothing. Each element names an actuator_id and the fields to change; the whole objects ' +
+      'the dashboard sends back are accepted (last_activated is ignored: only the controller moves it).',
+  ),
+  state: doc(
+    ACTUATORS,
+    'Get Actuator State',
+    'getActuatorState',
+    'Whether the pump should run now. The first rule that matches decides (status says which): disabled; no measurement; ' +
+      'newest measurement older than STALE_AFTER; less than activation_period seconds since last_activated; duration 0; ' +
+      'otherwise "OK" and the condition on the newest value (high: v > condition_value; low: v < condition_value; ' +
+      'low_or_high: v ≠ condition_value; always). The newest measurement is the one with the latest timestamp, not the ' +
+      'last one posted. Boundaries: a reading exactly STALE_AFTER old is still fresh; a period exactly elapsed allows ' +
+      'activation; a value equal to condition_value does not activate high, low or low_or_high. A last_activated in the ' +
+      'future (server clock set back) keeps the pump waiting. Sent with Cache-Control: no-store.',
+  ),
+  lastActivated: doc(
+    ACTUATORS,
+    'Update Actuator Last Activated',
+    'updateActuatorLastActivated',
+    'Sets last_activated to now; the controller calls it right after the pump ran. The route takes no body: ' +
+      'whatever is sent (nothing, an empty form, empty or even malformed JSON, any content type) is ignored, ' +
+      'because refusing the report would make the next state poll answer activate: true again.',
+  ),
+  byPrototype: doc(ACTUATORS, 'Actuator', 'actuator', "The prototype's actuators (those whose sensor belongs to it), by actuator_id."),
+};
+
+export const sensorDocs = {
+  post: doc(SENSORS, 'Post Sensor', 'postSensor', 'Registers a sensor on an existing prototype. 404 when the prototype does not exist.'),
+  byPrototype: doc(SENSORS, 'Sensors', 'sensors', "The prototype's sensors, by sensor_id. 404 when the prototype does not exist."),
+  patch: doc(
+    SENSORS,
+    'Update Sensors',
+    'updateSensors',
+    'Partial bulk update: each element names a sensor_id and the fields to change. ' +
+      'Thresholds are checked on the merged result. All or nothing: one bad element and nothing is written.',
+  ),
+};
+
+export const prototypeDocs = {
+  list: doc(PROTOTYPES, 'Prototypes', 'prototypes', 'All prototypes, by prototype_id.'),
+  post: doc(PROTOTYPES, 'Post Prototype', 'postPrototype', 'Creates a prototype with the id the client chose. 409 when the id is taken.'),
+  get: doc(PROTOTYPES, 'Prototype', 'prototype'),
+};
+
+export const opsDocs = {
+  health: doc('Operations', 'Health', 'health', '200 when the store answers, 503 when it does not.'),
+};
+
+export const userDocs = {
+  login: (limits: { windowMs: number; perUsername: number; perAddress: number }) =>
+    doc(
+      USERS_AND_PICTURE,
+      'Login For Access Token',
+      'loginForAccessToken',
+      'OAuth2 password flow: form fields `username` and `password` (urlencoded or multipart, or the same as JSON; ' +
+        '`grant_type`, `scope`, `client_id`, `client_secret` are ignored). 401 for a wrong username or password, in the ' +
+        `same time either way. After ${limits.perUsername} failed logins for one username, or ${limits.perAddress} from one address ` +
+        `(IPv6: one /64), within ${limits.windowMs / 60_000} minutes, further attempts are refused with 429 and Retry-After ` +
+        "until the oldest failure leaves the window; a successful login clears its username's failures.",
+    ),
+  create: doc(
+    USERS_AND_PICTURE,
+    'Create User Access Token',
+    'createUserAccessToken',
+    'Creates a user with the read and modify permissions (2|4) and returns a token for it; the very first user of the ' +
+      'store becomes an administrator with every permission (15). Same body forms as /token. 409 when the username is ' +
+      'taken. In AUTH_MODE=enforced it needs the admin permission once a user exists; while none exists it is open, ' +
+      'and of several first users created at the same moment only one succeeds (the others get 401).',
+  ),
+  logout: doc(
+    USERS_AND_PICTURE,
+    'User Log Out',
+    'userLogOut',
+    'Revokes every token issued to the user up to now, device tokens included; tokens issued afterwards work. ' +
+      'Needs a valid bearer token in both access modes (any permission), 401 otherwise.',
+  ),
+  items: doc(USERS_AND_PICTURE, 'Read Items', 'readItems', 'Echoes a valid bearer token (in both access modes); 401 otherwise.'),
+};
+
+export const pictureDocs = {
+  get: (failureKeptMs: number) =>
+    doc(
+      USERS_AND_PICTURE,
+      'Picture',
+      'picture',
+      'The current camera image, its Content-Type (image/jpeg, image/png or image/webp) taken from its bytes, sent ' +
+        'with Cache-Control: no-store. PICTURE_SOURCE says where it comes from: a snapshot URL (http/https, fetched ' +
+        'within PICTURE_TIMEOUT_MS), `file:` a file or the newest image file of a folder by modification time (other ' +
+        'files skipped), `exec:` a command run by /bin/sh whose standard output is the image (killed with everything it ' +
+        'started when it runs over PICTURE_TIMEOUT_MS, a non-zero exit is a failure), or, unset, the last picture ' +
+        'uploaded with PUT /picture. A picture is shared by every request for PICTURE_CACHE_MS, and concurrent requests ' +
+        'wait for one capture instead of starting their own. A failed capture is answered from memory for at most ' +
+        `${failureKeptMs} ms (never longer than PICTURE_CACHE_MS), then the camera is asked again. 503 when there is ` +
+        'no picture: nothing uploaded, or a source that fails, times out, sends more than 10 MiB or something that is ' +
+        'not a JPEG, PNG or WebP image.',
+    ),
+  upload: doc(
+    USERS_AND_PICTURE,
+    'Upload Picture',
+    'uploadPicture',
+    'Stores the raw request body (Content-Type image/jpeg, image/png or image/webp, at most 10 MiB) as the ' +
+      'picture, replacing the previous one; it is kept in the store, so it survives restarts, and GET /picture ' +
+      'serves it at once (other processes on the same store within PICTURE_CACHE_MS). The type is taken from the bytes: a body labelled with one accepted type that holds ' +
+      'another accepted type is stored and served as what it is, while a body that is not a JPEG, PNG or WebP image ' +
+      'is refused with 422 whatever the header says. 415 for any other Content-Type, 413 over 10 MiB; a refused ' +
+      'upload changes nothing. When PICTURE_SOURCE is set the upload is still stored (it is served once the source ' +
+      'is unset) but GET /picture serves the configured source.',
+  ),
+};

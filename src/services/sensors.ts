@@ -1,0 +1,50 @@
+import { thresholdsInOrder } from '../domain/thresholds.js';
+import { type Sensor, SensorBase, type SensorPatch } from '../schemas/sensors.js';
+import { patchAll } from './bulk-patch.js';
+import type { ServiceDeps } from './deps.js';
+import { InvalidInput, NotFound } from './errors.js';
+
+const SENSOR_FIELDS = Object.keys(SensorBase.properties) as (keyof SensorBase)[];
+
+function thresholdsOutOfOrder(loc: (string | number)[]): InvalidInput {
+  return new InvalidInput({ loc, msg: 'Thresholds must satisfy critically_low ≤ low ≤ high ≤ critically_high', type: 'thresholds_order' });
+}
+
+export function sensorService({ store, bus }: ServiceDeps) {
+  return {
+    /** Registers a sensor on an existing prototype. */
+    async create(sensor: SensorBase): Promise<Sensor> {
+      if (!thresholdsInOrder(sensor)) throw thresholdsOutOfOrder(['body']);
+      // The check and the insert share a transaction, so a concurrent change cannot slip between them.
+      const created = await store.transaction(async (tx) => {
+        if (!(await tx.prototypes.exists(sensor.prototype_id))) throw new NotFound(`Prototype ${sensor.prototype_id} not found`);
+        return tx.sensors.create(sensor);
+      });
+      bus.publish('sensor', { action: 'created', sensor: created });
+      return created;
+    },
+
+    async listByPrototype(prototypeId: number): Promise<Sensor[]> {
+      if (!(await store.prototypes.exists(prototypeId))) throw new NotFound(`Prototype ${prototypeId} not found`);
+      return store.sensors.listByPrototype(prototypeId);
+    },
+
+    /** Partial bulk update, all or nothing; thresholds are checked on the merged result. */
+    async patch(patches: readonly SensorPatch[]): Promise<Sensor[]> {
+      const updated = await store.transaction((tx) =>
+        patchAll<Sensor, SensorPatch>(patches, {
+          idOf: (patch) => patch.sensor_id,
+          fields: SENSOR_FIELDS,
+          rows: tx.sensors,
+          notFound: (id) => `Sensor ${id} not found`,
+          check: (merged, index) => {
+            if (!thresholdsInOrder(merged)) throw thresholdsOutOfOrder(['body', index]);
+          },
+          parent: { field: 'prototype_id', exists: tx.prototypes.exists, notFound: (id) => `Prototype ${id} not found` },
+        }),
+      );
+      for (const sensor of updated) bus.publish('sensor', { action: 'updated', sensor });
+      return updated;
+    },
+  };
+}
