@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { generatePassword, hashPassword } from '../auth/passwords.js';
 import { NEW_USER_PERMISSIONS, parsePermissions, permissionNames } from '../auth/permissions.js';
 import { tokenSecret, tokenService } from '../auth/tokens.js';
+import { MIN_PASSWORD_LENGTH, USERNAME } from '../schemas/users.js';
 import type { Store } from '../store/index.js';
 
 const HELP = `Usage: npm run users -- <command> [options]
@@ -83,10 +84,12 @@ async function run(argv: string[], { store, tokenTtlMinutes, tokenSecret: config
   switch (command) {
     case 'add': {
       const username = need(name, 'NAME');
-      if (username.length > 64) throw new Refused('a username has at most 64 characters');
-      if (/[\u0000-\u001f\u007f]/.test(username)) throw new Refused('a username has no control characters');
+      if (username.length > USERNAME.maxLength) throw new Refused(`a username has at most ${USERNAME.maxLength} characters`);
+      if (!USERNAME.printable.test(username)) throw new Refused('a username has no control characters');
       const permissions = values.permissions === undefined ? NEW_USER_PERMISSIONS : permissionsFrom(values.permissions);
-      if (values.password !== undefined && values.password.length < 8) throw new Refused('a password has at least 8 characters');
+      if (values.password !== undefined && values.password.length < MIN_PASSWORD_LENGTH) {
+        throw new Refused(`a password has at least ${MIN_PASSWORD_LENGTH} characters`);
+      }
       const password = values.password ?? generatePassword();
       const user = await store.users.create({ username, password_hash: await hashPassword(password), permissions, created_at: now() });
       if (!user) throw new Refused(`user "${username}" already exists`);

@@ -36,6 +36,8 @@ export function validatorCompiler(): FastifySchemaCompiler<unknown> {
       return ok ? { value } : false;
     };
     validate.errors = null as ValidateFunction['errors'];
+    // Fastify's validator type promises a boolean or a `{ value }` per call and typed errors;
+    // this function is both, in the shape Fastify reads at run time.
     return validate as never;
   };
 }

@@ -9,6 +9,10 @@ const oauthExtras = {
 
 /** No control characters: a name is something a person types and reads (and PostgreSQL text holds no NUL). */
 const PRINTABLE = '^[^\\u0000-\\u001F\\u007F]*$';
+/** The rules of a new username, shared with the users command line. */
+export const USERNAME = { maxLength: 64, printable: new RegExp(PRINTABLE) };
+/** The shortest password a new user may have. */
+export const MIN_PASSWORD_LENGTH = 8;
 
 export const LoginForm = Type.Object(
   {
@@ -21,8 +25,8 @@ export const LoginForm = Type.Object(
 
 export const NewUserForm = Type.Object(
   {
-    username: Type.String({ minLength: 1, maxLength: 64, pattern: PRINTABLE, description: '1 to 64 characters, no control characters.' }),
-    password: Type.String({ minLength: 8, description: 'At least 8 characters.' }),
+    username: Type.String({ minLength: 1, maxLength: USERNAME.maxLength, pattern: PRINTABLE, description: '1 to 64 characters, no control characters.' }),
+    password: Type.String({ minLength: MIN_PASSWORD_LENGTH, description: `At least ${MIN_PASSWORD_LENGTH} characters.` }),
     ...oauthExtras,
   },
   { title: 'Body_create_user_access_token_users_new__post', description: 'Form fields (urlencoded or multipart), or the same as JSON.' },

@@ -9,7 +9,7 @@ export default async function setup(): Promise<void> {
     await client.connect();
     await client.query('select 1');
   } catch (error) {
-    throw new Error(`TEST_DATABASE_URL is set but PostgreSQL does not answer: ${(error as Error).message}`);
+    throw new Error(`TEST_DATABASE_URL is set but PostgreSQL does not answer: ${(error as Error).message}`, { cause: error });
   } finally {
     await client.end().catch(() => {});
   }

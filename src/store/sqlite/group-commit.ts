@@ -59,7 +59,7 @@ export function sqliteGroupCommit(sqlite: SQLite.Database, { maxRowsPerCommit = 
     }
     return out;
   });
-  let pending: IngestJob[] = [];
+  const pending: IngestJob[] = [];
   let scheduled = false;
 
   function schedule(delayMs: number): void {

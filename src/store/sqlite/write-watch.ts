@@ -14,6 +14,7 @@ export function watchWrites(sqlite: SQLite.Database, afterWrite: () => void): Sq
     close: () => sqlite.close(),
     prepare(text: string): SqliteStatement {
       const statement = sqlite.prepare(text);
+      // better-sqlite3's statement is what Kysely's SqliteStatement describes, typed by another package.
       if (READ_ONLY.test(text)) return statement as unknown as SqliteStatement;
       // Told even when the statement fails: a failed commit may still have changed the state.
       const watched = <T>(run: () => T): T => {
