@@ -11,6 +11,8 @@ import { registerErrorHandling } from './http/errors.js';
 import { type Handler, hotReads } from './http/hot-reads.js';
 import { validatorCompiler } from './http/validation.js';
 import { type ChangeBus, changeBus } from './events/bus.js';
+import { type LiveEventsOptions, registerLiveEvents } from './events/index.js';
+import { withoutToken } from './http/redact.js';
 import type { RouteDeps } from './routes/deps.js';
 import actuatorRoutes from './routes/actuators.js';
 import measurementRoutes from './routes/measurements.js';
@@ -33,6 +35,8 @@ export interface AppOptions {
   hotReads?: boolean;
   /** Where committed changes are published (tests pass one to listen); by default a bus of the app's own. */
   bus?: ChangeBus;
+  /** Timers and limits of the live events (tests shorten them). */
+  liveEvents?: LiveEventsOptions;
 }
 
 /**
@@ -103,7 +107,7 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
   if (logsRequests) {
     app.addHook('onResponse', (request, reply, done) => {
       request.log.info(
-        { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 },
+        { method: request.method, url: withoutToken(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 },
         'request',
       );
       done();
@@ -134,6 +138,7 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
   await app.register(actuatorRoutes, deps);
   await app.register(userRoutes, deps);
   await app.register(pictureRoutes, deps);
+  await registerLiveEvents(app, { store, bus, now, staleAfterMs: config.staleAfterMs, databaseUrl: config.databaseUrl }, options.liveEvents);
 
   // Where tokens are checked or origins told apart, every request takes the full pipeline.
   if ((options.hotReads ?? true) && config.authMode === 'open' && config.corsOrigins === '*') {

@@ -12,6 +12,10 @@ export interface Principal {
 }
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The token may also come as `?access_token=` (browsers' EventSource cannot set headers). */
+    tokenInQuery?: boolean;
+  }
   interface FastifyRequest {
     /** The user behind the bearer token, once the enforced-mode guard has checked it. */
     principal?: Principal;
@@ -22,12 +26,22 @@ export const notAuthenticated = () => new Unauthenticated('Not authenticated');
 const invalidCredentials = () => new Unauthenticated('Could not validate credentials');
 export const forbidden = () => new Forbidden('Not enough permissions');
 
-/** The token of an `Authorization: Bearer …` header; '' for another scheme or a malformed header. */
+/**
+ * The token of an `Authorization: Bearer …` header ('' for another scheme or a malformed header),
+ * or of `?access_token=` on the routes that take it there.
+ */
 export function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
-  if (!header) return undefined;
+  if (!header) return request.routeOptions.config.tokenInQuery ? queryToken(request) : undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   return match ? match[1] : '';
+}
+
+function queryToken(request: FastifyRequest): string | undefined {
+  const token = (request.query as Record<string, unknown> | undefined)?.access_token;
+  if (token === undefined) return undefined;
+  // Given twice, or empty: malformed.
+  return typeof token === 'string' ? token.trim() : '';
 }
 
 /**

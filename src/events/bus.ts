@@ -1,3 +1,4 @@
+import type { Activation } from '../domain/activation.js';
 import type { Prototype } from '../schemas/prototypes.js';
 import type { Sensor } from '../schemas/sensors.js';
 import type { StoredActuator, StoredMeasurement } from '../store/index.js';
@@ -14,6 +15,11 @@ export interface Changes {
   prototype: { action: 'created' | 'updated'; prototype: Prototype } | { action: 'deleted'; prototypeId: number };
   sensor: { action: 'created' | 'updated'; sensor: Sensor } | { action: 'deleted'; sensorId: number };
   actuator: { action: 'created' | 'updated' | 'activated'; actuator: StoredActuator } | { action: 'deleted'; actuatorId: number };
+  /**
+   * An actuator and its decision (§3.3), whenever either changes, the instants time alone causes
+   * included (see events/decision-watcher.ts). Worked out by every instance for itself: never relayed.
+   */
+  decision: { actuator: StoredActuator; state: Activation };
 }
 
 export type Topic = keyof Changes;
@@ -46,6 +52,7 @@ export function changeBus({ onListenerError = (error) => console.error('change l
     prototype: new Set(),
     sensor: new Set(),
     actuator: new Set(),
+    decision: new Set(),
   };
 
   return {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.js';
+import { type AppOptions, buildApp } from '../../src/app.js';
 import { type Config, loadConfig, storeOptions } from '../../src/config.js';
 import type { ChangeBus } from '../../src/events/bus.js';
 import type { StoreKind } from '../../src/store/dialect.js';
@@ -44,6 +44,8 @@ export interface StartOptions {
   database?: ScratchDatabase;
   /** The bus the services publish committed changes to (tests listen on it). */
   bus?: ChangeBus;
+  /** Further options of the app (timers and limits of the live events). */
+  app?: Pick<AppOptions, 'liveEvents' | 'logger'>;
 }
 
 /** The service over a real port on loopback, on a fresh SQLite file or PostgreSQL database. */
@@ -52,7 +54,7 @@ export async function startService(kind: StoreKind, options: StartOptions = {}):
   const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', ...options.env });
   const store = await openStore(config.databaseUrl, storeOptions(config));
   const clock: { now: number | undefined } = { now: undefined };
-  const app = await buildApp(config, store, { now: () => clock.now ?? Date.now(), logger: false, bus: options.bus });
+  const app = await buildApp(config, store, { now: () => clock.now ?? Date.now(), logger: false, bus: options.bus, ...options.app });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

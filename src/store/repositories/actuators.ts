@@ -28,6 +28,11 @@ export function actuatorRepository(db: Kysely<Database>, dialect: Dialect) {
       return row && toActuator(row);
     },
 
+    /** Every actuator, by actuator_id. */
+    async all(): Promise<StoredActuator[]> {
+      return (await db.selectFrom('actuators').selectAll().orderBy('actuator_id').execute()).map(toActuator);
+    },
+
     /** The actuators whose sensor belongs to the prototype, by actuator_id. */
     async listByPrototype(prototypeId: number): Promise<StoredActuator[]> {
       const rows = await db

@@ -95,6 +95,17 @@ export function measurementRepository(db: Kysely<Database>, dialect: Dialect) {
       }
     },
 
+    /** The measurements whose ids lie in these inclusive ranges, by id (the order they were stored in). */
+    byIdRanges(ranges: readonly (readonly [number, number])[]): Promise<StoredMeasurement[]> {
+      if (ranges.length === 0) return Promise.resolve([]);
+      return db
+        .selectFrom('measurements')
+        .select(['measurement_id', 'sensor_id', 'value', dialect.timestampMs().as('timestamp')])
+        .where((eb) => eb.or(ranges.map(([first, last]) => eb.between('measurement_id', first, last))))
+        .orderBy('measurement_id')
+        .execute();
+    },
+
     /** Refreshes the planner's statistics after a bulk load (where the store keeps any). */
     analyze(): Promise<void> {
       return dialect.analyze(db, 'measurements');

@@ -1,0 +1,114 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { withoutToken } from '../http/redact.js';
+import { errorResponses, Id } from '../schemas/common.js';
+import { InvalidInput, NotFound } from '../services/errors.js';
+import type { Store } from '../store/index.js';
+import type { EventFeed } from './feed.js';
+import { EVENT_TYPES, parseTypes, type Subscription, wants } from './filter.js';
+import { sseRetry } from './sse.js';
+import type { StreamRegistry } from './streams.js';
+
+/** How long a client waits before reconnecting: soon, and spread out by the clients' own jitter. */
+export const RETRY_MS = 3000;
+
+export const EventsQuery = Type.Object({
+  sensor_id: Type.Optional(Type.Array(Id(), { description: 'Only events about these sensors (repeatable).' })),
+  prototype_id: Type.Optional(Id('Only events about this prototype and its sensors.')),
+  types: Type.Optional(Type.String({ description: `Comma-separated subset of: ${EVENT_TYPES.join(', ')}. Default: all.`, examples: ['measurements,actuator'] })),
+  access_token: Type.Optional(Type.String({ description: 'AUTH_MODE=enforced: the bearer token, for clients that cannot set headers (EventSource). Never logged.' })),
+});
+
+const DESCRIPTION = [
+  'Server-Sent Events (`text/event-stream`): dashboards and pump controllers are told of changes instead of polling.',
+  'Events, each with an `id:`, sent only after the change is committed, in commit order:',
+  '`measurements` (data: the JSON array of the Measurements one commit stored, only those of the sensors asked for);',
+  '`actuator` (data: `{"actuator": Actuator, "state": ActuatorActivation}` whenever the actuator or its decision changes,',
+  'including when its activation period elapses or its sensor turns stale, at that moment; `{"deleted": id}` after a delete);',
+  '`sensor`, `prototype` (data: the object after a create or update, `{"deleted": id}` after a delete);',
+  '`reset` (data: `{"reason": …}`): reload what you show — sent when `Last-Event-ID` names an event no longer kept (or of',
+  'another instance), after synthetic data replaced measurements, and after a lost link between instances.',
+  'Filters: `sensor_id` (repeatable) and `prototype_id` keep the events about those sensors / that prototype (a prototype',
+  'event concerns its sensors too); both given, an event must match both. Unknown ids → 404; an unknown type → 422.',
+  'A comment line every 15 s keeps the stream alive; `retry:` advises 3 s between reconnections. A client whose unsent',
+  'backlog passes 1 MiB is disconnected (it reconnects and resumes with `Last-Event-ID`). Several instances on one',
+  'PostgreSQL send every event to every stream; ids name the instance, so a resume on another instance gets `reset`.',
+  'AUTH_MODE=enforced: needs the read permission (2); the token may be given as `?access_token=`.',
+].join(' ');
+
+export interface EventRouteDeps {
+  store: Pick<Store, 'sensors' | 'prototypes'>;
+  feed: EventFeed;
+  streams: StreamRegistry;
+}
+
+/** The client's filters, checked: the types it names exist, and so do the sensors and prototype. */
+async function subscriptionOf(store: EventRouteDeps['store'], query: { sensor_id?: number[]; prototype_id?: number; types?: string }): Promise<Subscription> {
+  const parsed = parseTypes(query.types);
+  if ('unknown' in parsed) {
+    throw new InvalidInput({ loc: ['query', 'types'], msg: `Unknown event type "${parsed.unknown}" (known: ${EVENT_TYPES.join(', ')})`, type: 'enum' });
+  }
+  if (query.sensor_id !== undefined) {
+    const known = await store.sensors.existing(query.sensor_id);
+    const missing = query.sensor_id.find((id) => !known.has(id));
+    if (missing !== undefined) throw new NotFound(`Sensor ${missing} not found`);
+  }
+  if (query.prototype_id !== undefined && !(await store.prototypes.exists(query.prototype_id))) {
+    throw new NotFound(`Prototype ${query.prototype_id} not found`);
+  }
+  return {
+    types: parsed.types,
+    sensorIds: query.sensor_id === undefined ? undefined : new Set(query.sensor_id),
+    prototypeId: query.prototype_id,
+  };
+}
+
+const eventRoutes: FastifyPluginAsyncTypebox<EventRouteDeps> = async (app, { store, feed, streams }) => {
+  app.get('/events', {
+    config: { access: 'read', tokenInQuery: true },
+    schema: {
+      tags: ['Live events'],
+      summary: 'Live Events',
+      operationId: 'liveEvents',
+      description: DESCRIPTION,
+      querystring: EventsQuery,
+      produces: ['text/event-stream'],
+      response: errorResponses(401, 403, 404, 422),
+    },
+    handler: async (request, reply) => {
+      const subscription = await subscriptionOf(store, request.query);
+      // Worked out after the last await: nothing committed can slip between the resume and the stream.
+      const first = [sseRetry(RETRY_MS)];
+      const lastEventId = request.headers['last-event-id'];
+      if (typeof lastEventId === 'string' && lastEventId !== '') {
+        const missed = feed.since(lastEventId);
+        if (missed === undefined) first.push(feed.resetText());
+        else {
+          for (const event of missed) {
+            const text = wants(subscription, event.type, event.scope) ? event.textFor(subscription) : undefined;
+            if (text !== undefined) first.push(text);
+          }
+        }
+      }
+      reply.hijack();
+      // The headers set so far (CORS) go out with the stream's own.
+      for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
+      reply.raw.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        // Proxies that buffer responses (nginx) would hold the events back.
+        'x-accel-buffering': 'no',
+      });
+      // A stream the client ends never finishes, and Fastify's response hook (the request line) never
+      // runs for it: the line is written here instead, the token left out all the same.
+      reply.raw.once('close', () => {
+        if (reply.raw.writableFinished) return;
+        const ms = Math.round(reply.elapsedTime * 100) / 100;
+        request.log.info({ method: request.method, url: withoutToken(request.url), status: 200, ms }, 'request');
+      });
+      streams.open(reply.raw, subscription, first);
+    },
+  });
+};
+
+export default eventRoutes;
