@@ -1,0 +1,89 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ServiceProcess, spawnService } from '../helpers/process.js';
+import { openStream, type SseEvent, type SseStream } from '../helpers/sse.js';
+import { type ScratchDatabase, scratchDatabase } from '../helpers/stores.js';
+
+const post = async (url: string, body: unknown) => {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  expect(res.status).toBeLessThan(300);
+  return (await res.json()) as any;
+};
+const data = (event: SseEvent) => JSON.parse(event.data);
+
+describe.runIf(process.env.TEST_DATABASE_URL)('live events across service processes on one PostgreSQL database', () => {
+  let database: ScratchDatabase;
+  let a: ServiceProcess;
+  let b: ServiceProcess;
+  const streams: SseStream[] = [];
+  const open = async (url: string) => {
+    const stream = await openStream(url);
+    streams.push(stream);
+    return stream;
+  };
+  beforeAll(async () => {
+    database = await scratchDatabase('postgres');
+    a = await spawnService({ DATABASE_URL: database.url });
+    b = await spawnService({ DATABASE_URL: database.url });
+  });
+  afterAll(async () => {
+    for (const stream of streams) stream.close();
+    await Promise.all([a?.stop(), b?.stop()]);
+    await database?.drop();
+  });
+
+  it('an event caused on one process reaches the streams of both, once each', async () => {
+    const onA = await open(`${a.url}/events?types=measurements,sensor`);
+    const onB = await open(`${b.url}/events?types=measurements,sensor`);
+    const started = Date.now();
+    const stored = await post(`${a.url}/measurements`, { sensor_id: 1, value: 6.25 });
+    const seen = await onB.next((e) => e.event === 'measurements');
+    // "Within a second", with a wide margin for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(data(seen)).toEqual([stored]);
+
+    // A change made on B, seen on A; after it, A holds the measurement exactly once.
+    const sensor = await post(`${b.url}/sensors/`, {
+      sensor_type: 'ph', prototype_id: 0, sensor_unit: 'pH', threshold_critically_low: 0, threshold_low: 5, threshold_high: 7, threshold_critically_high: 14,
+    });
+    expect(data(await onA.next((e) => e.event === 'sensor'))).toEqual(sensor);
+    expect(onA.events.map((e) => e.event)).toEqual(['measurements', 'sensor']);
+    expect(data(onA.events[0])).toEqual([stored]);
+    await onB.next((e) => e.event === 'sensor');
+    expect(onB.events.map((e) => e.event)).toEqual(['measurements', 'sensor']);
+  });
+
+  it('a 10,000-measurement batch crosses as a few notifications and arrives whole, in order', async () => {
+    const onB = await open(`${b.url}/events?sensor_id=2&types=measurements`);
+    const batch = Array.from({ length: 10_000 }, (_, i) => ({ sensor_id: 2, value: i }));
+    const stored = (await post(`${a.url}/measurements`, batch)) as { measurement_id: number }[];
+    const event = await onB.next(() => onB.events.flatMap(data).length >= 10_000, { timeoutMs: 20_000 });
+    expect(event).toBeDefined();
+    expect(onB.events.flatMap(data)).toEqual(stored);
+  });
+
+  it('the actuator decision changes on every process when a measurement arrives on one', async () => {
+    const onB = await open(`${b.url}/events?types=actuator`);
+    // The default acid pump (ec sensor 1, low, condition 0): a negative reading makes it run.
+    await post(`${a.url}/measurements`, { sensor_id: 1, value: -1 });
+    const event = await onB.next((e) => data(e).state?.activate === true);
+    expect(data(event).actuator.actuator_id).toBe(1);
+  });
+
+  it('listens again after its connection to PostgreSQL is cut, and tells its clients to reload', async () => {
+    const onB = await open(`${b.url}/events?sensor_id=3&types=measurements`);
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    try {
+      const cut = await admin.query(
+        `select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query = 'LISTEN sensorhub_changes'`,
+      );
+      expect(cut.rowCount).toBe(2);
+    } finally {
+      await admin.end();
+    }
+    expect((await onB.next((e) => e.event === 'reset')).event).toBe('reset');
+    const stored = await post(`${a.url}/measurements`, { sensor_id: 3, value: 21.5 });
+    expect(data(await onB.next((e) => e.event === 'measurements'))).toEqual([stored]);
+  });
+});

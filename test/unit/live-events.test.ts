@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { activationFor, type ActuatorSettings } from '../../src/domain/activation.js';
+import { nextDecisionChange } from '../../src/domain/decision-change.js';
+import { recentEvents } from '../../src/events/recent-events.js';
+import { idRanges, MAX_PAYLOAD_BYTES, packPayloads, parsePayload, recordsOf } from '../../src/events/relay-codec.js';
+
+const NOW = Date.UTC(2026, 10, 22, 12);
+const HOUR = 3600_000;
+const pump: ActuatorSettings = { enabled: true, condition_value: 5, activation_condition: 'low', activation_period: 60, activation_duration: 2, last_activated: NOW };
+
+describe('nextDecisionChange', () => {
+  it('is the first millisecond the pure decision differs, for the period and for staleness', () => {
+    const cases: [ActuatorSettings, { value: number; timestamp: number }, number][] = [
+      [pump, { value: 4, timestamp: NOW }, NOW + 60_000],
+      [{ ...pump, activation_period: 2.007 }, { value: 4, timestamp: NOW }, NOW + 2007],
+      [{ ...pump, activation_period: 0.0001 }, { value: 4, timestamp: NOW }, NOW + 1],
+      // Period over: the next change is the reading turning stale, one millisecond after an hour.
+      [{ ...pump, last_activated: NOW - 120_000 }, { value: 4, timestamp: NOW - 1000 }, NOW - 1000 + HOUR + 1],
+      // Staleness first when it comes before the period.
+      [{ ...pump, activation_period: 7200 }, { value: 4, timestamp: NOW - 10 }, NOW - 10 + HOUR + 1],
+    ];
+    for (const [actuator, latest, expected] of cases) {
+      const at = nextDecisionChange(actuator, latest, NOW, HOUR);
+      expect(at).toBe(expected);
+      // The decision is the same up to the instant and differs at it.
+      expect(activationFor(actuator, latest, at! - 1, HOUR)).toEqual(activationFor(actuator, latest, NOW, HOUR));
+      expect(activationFor(actuator, latest, at!, HOUR)).not.toEqual(activationFor(actuator, latest, NOW, HOUR));
+    }
+  });
+
+  it('is undefined when only a write can change the decision', () => {
+    expect(nextDecisionChange({ ...pump, enabled: false }, { value: 4, timestamp: NOW }, NOW, HOUR)).toBeUndefined();
+    expect(nextDecisionChange(pump, undefined, NOW, HOUR)).toBeUndefined();
+    expect(nextDecisionChange(pump, { value: 4, timestamp: NOW - 2 * HOUR }, NOW, HOUR)).toBeUndefined();
+    expect(nextDecisionChange({ ...pump, activation_period: Number.NaN }, { value: 4, timestamp: NOW - 2 * HOUR }, NOW, HOUR)).toBeUndefined();
+  });
+});
+
+describe('relay payloads', () => {
+  it('carry a 10,000-measurement batch as one id range, and scattered ids in a few notifications under 8000 bytes', () => {
+    const rows = (ids: number[]) => ids.map((measurement_id) => ({ measurement_id, sensor_id: 1, value: 0, timestamp: 0 }));
+    const consecutive = packPayloads('a1', recordsOf('measurements', { rows: rows(Array.from({ length: 10_000 }, (_, i) => 1_000_000 + i)) }));
+    expect(consecutive).toHaveLength(1);
+    expect(parsePayload(consecutive[0])?.records).toEqual([{ topic: 'measurements', ranges: [[1_000_000, 1_009_999]] }]);
+
+    const scattered = Array.from({ length: 10_000 }, (_, i) => 2_000_000_000 + i * 2);
+    const payloads = packPayloads('a1', recordsOf('measurements', { rows: rows(scattered) }));
+    expect(payloads.length).toBeGreaterThan(1);
+    expect(payloads.length).toBeLessThan(50);
+    for (const payload of payloads) expect(Buffer.byteLength(payload)).toBeLessThanOrEqual(MAX_PAYLOAD_BYTES);
+    const ranges = payloads.flatMap((p) => parsePayload(p)!.records.flatMap((r) => (r.topic === 'measurements' ? r.ranges : [])));
+    expect(ranges.map(([first]) => first)).toEqual(scattered);
+  });
+
+  it('keep the order of the changes and their origin', () => {
+    const sensor = { action: 'deleted' as const, sensorId: 4 };
+    const payloads = packPayloads('b2', [...recordsOf('sensor', sensor), ...recordsOf('generated', { sensorIds: [1, 2], generated: 10, deleted: 0 })]);
+    expect(parsePayload(payloads[0])).toEqual({
+      origin: 'b2',
+      records: [
+        { topic: 'sensor', change: sensor },
+        { topic: 'generated', change: { sensorIds: [1, 2], generated: 10, deleted: 0 } },
+      ],
+    });
+    expect(parsePayload('not json')).toBeUndefined();
+    expect(idRanges([5, 3, 4, 9])).toEqual([[3, 5], [9, 9]]);
+  });
+});
+
+describe('recent events', () => {
+  const event = (seq: number) => ({ seq, size: 10 });
+  it('gives what came after a known id, and nothing it cannot vouch for', () => {
+    const recent = recentEvents<{ seq: number; size: number }>('x', { maxEvents: 3, maxBytes: 1000 });
+    for (let i = 0; i < 5; i++) recent.keep(event(recent.next()));
+    expect(recent.since('x-3')?.map((e) => e.seq)).toEqual([4, 5]);
+    expect(recent.since('x-2')?.map((e) => e.seq)).toEqual([3, 4, 5]);
+    expect(recent.since('x-5')).toEqual([]);
+    // Event 2 itself is gone, but nothing after it is: resumable. Before that, no longer.
+    expect(recent.since('x-1')).toBeUndefined();
+    expect(recent.since('x-6')).toBeUndefined();
+    expect(recent.since('y-4')).toBeUndefined();
+    expect(recent.since('garbage')).toBeUndefined();
+  });
+
+  it('drops the oldest when the bytes pass the bound', () => {
+    const recent = recentEvents<{ seq: number; size: number }>('x', { maxEvents: 100, maxBytes: 25 });
+    for (let i = 0; i < 5; i++) recent.keep(event(recent.next()));
+    expect(recent.since('x-3')?.map((e) => e.seq)).toEqual([4, 5]);
+    expect(recent.since('x-2')).toBeUndefined();
+  });
+});
