@@ -84,8 +84,12 @@ function describe(issue: AjvIssue): { msg: string; type: string } {
       return { msg: `List should have at most ${p.limit} items`, type: 'too_long' };
     case 'format':
       return p.format === 'date-time'
-        ? { msg: 'Input should be a valid datetime (ISO 8601)', type: 'datetime_parsing' }
+        ? { msg: 'Input should be a valid datetime (ISO 8601) within the years 1 to 9999', type: 'datetime_parsing' }
         : { msg: `Input should match format ${p.format}`, type: `${p.format}_parsing` };
+    case 'finite':
+      return { msg: 'Input should be a finite number', type: 'finite_number' };
+    case 'noNul':
+      return { msg: 'String should not contain the NUL character (\\u0000)', type: 'string_nul' };
     case 'pattern':
       return { msg: `String should match pattern '${p.pattern}'`, type: 'string_pattern_mismatch' };
     default:

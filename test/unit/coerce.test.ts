@@ -29,8 +29,8 @@ describe('coerceNumericStrings', () => {
 
   it('converts text booleans and wraps single values into arrays only for the query string and path', () => {
     const query = { type: 'object', properties: { ids: { type: 'array', items: { type: 'integer' } }, flag: { type: 'boolean' } } };
-    expect(coerceNumericStrings(query, { ids: '5', flag: 'true' }, true)).toEqual({ ids: [5], flag: true });
-    expect(coerceNumericStrings(query, { ids: ['5', '6'] }, true)).toEqual({ ids: [5, 6] });
-    expect(coerceNumericStrings(query, { ids: '5', flag: 'true' }, false)).toEqual({ ids: '5', flag: 'true' });
+    expect(coerceNumericStrings(query, { ids: '5', flag: 'true' }, 'query')).toEqual({ ids: [5], flag: true });
+    expect(coerceNumericStrings(query, { ids: ['5', '6'] }, 'query')).toEqual({ ids: [5, 6] });
+    expect(coerceNumericStrings(query, { ids: '5', flag: 'true' }, 'json')).toEqual({ ids: '5', flag: 'true' });
   });
 });
