@@ -34,7 +34,7 @@ export function finiteNumbersMigration(kind: StoreKind): Migration {
       for (const table of ['sensors', 'actuators']) {
         for (const column of FLOAT_COLUMNS[table]) {
           const col = sql.ref(column);
-          await sql`update ${sql.table(table)} set ${col} = case when ${col} > 0 then ${Number.MAX_VALUE} else ${-Number.MAX_VALUE} end
+          await sql`update ${sql.table(table)} set ${col} = cast(case when ${col} > 0 then ${Number.MAX_VALUE} else ${-Number.MAX_VALUE} end as double precision)
             where ${infinite(column)}`.execute(db);
           if (pg) await sql`update ${sql.table(table)} set ${col} = 0 where ${col} = 'NaN'::float8`.execute(db);
         }
