@@ -45,7 +45,8 @@ export const WindowQuery = Type.Object({
     Type.String({
       description:
         'Duration: ISO 8601 (P7D, PT2H30M), the Python forms (07d,00:00:00, 1 day, 02:00:00, 02:00:00, 1d) or seconds (3600). ' +
-        'Alone: [now - time_delta, now]; with end_time: [end_time - time_delta, end_time). Not with start_time.',
+        'Alone: [now - time_delta, now]; with end_time: [end_time - time_delta, end_time). Not with start_time. ' +
+        'At most the span of the years 1 to 9999, and the window must start in the year 1 or later (422 otherwise).',
       examples: ['P7D'],
     }),
   ),
