@@ -11,11 +11,12 @@ const sensorBody = {
 /** Sends bytes as they are (what fetch would refuse to send) and returns the raw answer. */
 function rawRequest(url: string, request: string): Promise<string> {
   const { port } = new URL(url);
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     const socket = connect(Number(port), '127.0.0.1');
     let answer = '';
     socket.on('data', (chunk) => (answer += chunk));
-    socket.on('error', reject);
+    // The server may close before all of an over-long request is written: what it answered counts.
+    socket.on('error', () => resolve(answer));
     socket.on('close', () => resolve(answer));
     socket.write(request);
   });
@@ -56,7 +57,7 @@ describe.each(storeKinds())('errors before routing and path ids (%s)', (kind) =>
       const malformed = await rawRequest(service.url, 'GET /a b HTTP/1.1\r\nHost: x\r\n\r\n');
       expect(statusOf(malformed)).toBe(400);
       expect(bodyOf(malformed)).toEqual({ detail: 'Malformed HTTP request' });
-      const huge = await rawRequest(service.url, `GET /prototypes/${'a'.repeat(100_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+      const huge = await rawRequest(service.url, `GET /prototypes/${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
       expect(statusOf(huge)).toBe(431);
       expect(bodyOf(huge)).toEqual({ detail: expect.any(String) });
     });

@@ -65,3 +65,27 @@ describe.each(storeKinds())('finite numbers in the store (%s)', (kind) => {
     }
   });
 });
+
+describe('NUL characters left by an older version (sqlite)', () => {
+  it('become U+FFFD, so the names stay readable and the store can be copied to PostgreSQL', async () => {
+    const database = await scratchDatabase('sqlite');
+    try {
+      const old = connect(database.url);
+      const { error } = await new Migrator({ db: old.db, provider: migrationProvider('sqlite') }).migrateTo('003_finite_numbers');
+      expect(error).toBeUndefined();
+      await old.db.insertInto('prototypes').values({ prototype_id: 0, prototype_name: 'tank\u0000one' }).execute();
+      await old.db.insertInto('prototypes').values({ prototype_id: 1, prototype_name: 'plain' }).execute();
+      await old.db.destroy();
+
+      const store = await openStore(database.url, { seedDefaults: false });
+      try {
+        const names = await store.db.selectFrom('prototypes').select(['prototype_name']).orderBy('prototype_id').execute();
+        expect(names.map((row) => row.prototype_name)).toEqual(['tank\ufffdone', 'plain']);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await database.drop();
+    }
+  });
+});
