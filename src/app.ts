@@ -7,7 +7,7 @@ import { createAuth } from './auth/index.js';
 import type { ThrottleLimits } from './auth/login-throttle.js';
 import type { Config } from './config.js';
 import { registerDocs } from './http/docs.js';
-import { registerErrorHandling } from './http/errors.js';
+import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/errors.js';
 import { type Handler, hotReads } from './http/hot-reads.js';
 import { validatorCompiler } from './http/validation.js';
 import type { RouteDeps } from './routes/deps.js';
@@ -87,6 +87,9 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // Errors raised before any route runs answer `{"detail": …}` too.
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler());
