@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { buildApp } from './app.js';
+import { logAccessNotes } from './auth/startup-notes.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openStore, storeOptions } from './store/index.js';
 
@@ -31,6 +32,7 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  await logAccessNotes(app.log, config, store);
   app.log.info({ port, store: store.dialect.kind, auth: config.authMode }, 'sensorhub ready');
 }
 
