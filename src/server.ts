@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { buildApp } from './app.js';
 import { logAccessNotes } from './auth/startup-notes.js';
 import { ConfigError, loadConfig } from './config.js';
+import { sqlitePath } from './store/connect.js';
+import { exposedStoreFiles } from './store/file-permissions.js';
 import { openStore, storeOptions } from './store/index.js';
 
 /** Starts the service: read the configuration, open the store, listen; drain and close on SIGTERM. */
@@ -10,6 +12,11 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const store = await openStore(config.databaseUrl, storeOptions(config));
   const app = await buildApp(config, store);
+  if (store.dialect.kind === 'sqlite' && config.databaseUrl !== 'sqlite::memory:') {
+    for (const { path, mode } of exposedStoreFiles(sqlitePath(config.databaseUrl))) {
+      app.log.warn({ path, mode }, 'store file or folder is readable by other users; it holds password hashes and the token secret: chmod 0600 files, 0700 folder');
+    }
+  }
 
   let closing = false;
   const shutdown = async (signal: string) => {
