@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors from '@fastify/cors';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
@@ -9,6 +9,7 @@ import type { Config } from './config.js';
 import { registerDocs } from './http/docs.js';
 import { registerErrorHandling } from './http/errors.js';
 import { type Handler, hotReads } from './http/hot-reads.js';
+import { httpServer } from './http-server.js';
 import { validatorCompiler } from './http/validation.js';
 import type { RouteDeps } from './routes/deps.js';
 import actuatorRoutes from './routes/actuators.js';
@@ -69,18 +70,11 @@ function requestIds(): () => string {
 
 export async function buildApp(config: Config, store: Store, options: AppOptions = {}): Promise<FastifyInstance> {
   // The HTTP server is made here rather than by Fastify, so that the polled reads can be answered
-  // in front of it (see http/hot-reads.ts); it gets the settings Fastify gives its own.
+  // in front of it (see http/hot-reads.ts).
   let front: ((req: IncomingMessage, res: ServerResponse, next: Handler) => void) | undefined;
   const nextRequestId = requestIds();
   const app = Fastify({
-    serverFactory: (handler, settings) => {
-      const server = createServer((req, res) => (front ? front(req, res, handler) : handler(req, res)));
-      const given = settings as { keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number };
-      server.keepAliveTimeout = given.keepAliveTimeout ?? 72_000;
-      server.requestTimeout = given.requestTimeout ?? 0;
-      server.setTimeout(given.connectionTimeout ?? 0);
-      return server;
-    },
+    serverFactory: (handler) => httpServer(config, (req, res) => (front ? front(req, res, handler) : handler(req, res))),
     genReqId: nextRequestId,
     logger: options.logger ?? { level: config.logLevel },
     // Fastify's two lines per request are replaced by the one `request` line below.
