@@ -9,6 +9,7 @@ import type { Config } from './config.js';
 import { registerDocs } from './http/docs.js';
 import { registerErrorHandling } from './http/errors.js';
 import { type Handler, hotReads } from './http/hot-reads.js';
+import { drainer, type Drainer } from './drain.js';
 import { httpServer } from './http-server.js';
 import { validatorCompiler } from './http/validation.js';
 import type { RouteDeps } from './routes/deps.js';
@@ -21,6 +22,16 @@ import sensorRoutes from './routes/sensors.js';
 import userRoutes from './routes/users.js';
 import type { Store } from './store/index.js';
 import { isStoreUnavailable } from './store/errors.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Begins a graceful stop: new requests get 503 while those in flight finish; resolves when
+     * they have. `close()` then stops the server.
+     */
+    drain(): Promise<void>;
+  }
+}
 
 export interface AppOptions {
   /** The clock, injectable so tests need no sleeps. */
@@ -37,12 +48,13 @@ export interface AppOptions {
  * kept alive (a keep-alive connection left idle would hold the close open), and idle ones are
  * swept until the server has stopped.
  */
-function registerDraining(app: FastifyInstance): () => boolean {
+function registerDraining(app: FastifyInstance, drain: Drainer): () => boolean {
   let draining = false;
+  app.decorate('drain', () => drain.start());
   let sweeper: NodeJS.Timeout | undefined;
   // Callback hooks rather than async ones: they run on every request, and a promise each is dearer.
   app.addHook('onSend', (_request, reply, payload, done) => {
-    if (draining) reply.header('connection', 'close');
+    if (draining || drain.draining) reply.header('connection', 'close');
     done(null, payload);
   });
   app.addHook('preClose', async () => {
@@ -53,7 +65,7 @@ function registerDraining(app: FastifyInstance): () => boolean {
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
   });
-  return () => draining;
+  return () => draining || drain.draining;
 }
 
 /** Response headers a dashboard on another origin may read (the export's file name). */
@@ -73,8 +85,9 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
   // in front of it (see http/hot-reads.ts).
   let front: ((req: IncomingMessage, res: ServerResponse, next: Handler) => void) | undefined;
   const nextRequestId = requestIds();
+  const drain = drainer();
   const app = Fastify({
-    serverFactory: (handler) => httpServer(config, (req, res) => (front ? front(req, res, handler) : handler(req, res))),
+    serverFactory: (handler) => httpServer(config, drain.wrap((req, res) => (front ? front(req, res, handler) : handler(req, res)))),
     genReqId: nextRequestId,
     logger: options.logger ?? { level: config.logLevel },
     // Fastify's two lines per request are replaced by the one `request` line below.
@@ -100,7 +113,7 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
     });
   }
 
-  const draining = registerDraining(app);
+  const draining = registerDraining(app, drain);
 
   await app.register(cors, {
     origin: config.corsOrigins === '*' ? '*' : config.corsOrigins,

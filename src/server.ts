@@ -24,6 +24,8 @@ async function main(): Promise<void> {
     closing = true;
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
     try {
+      // New requests get 503 while those in flight finish; only then does the port close.
+      await app.drain();
       await app.close();
       await store.close();
       app.log.info('stopped');
