@@ -86,3 +86,31 @@ describe('the connection cap', { timeout: 120_000 }, () => {
     expect((await service.get('/healthz')).status).toBe(200);
   });
 });
+
+describe('a long response', { timeout: 120_000 }, () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startService('sqlite', { env: { HTTP_HEADERS_TIMEOUT_MS: '500', HTTP_REQUEST_TIMEOUT_MS: '500' } });
+  });
+  afterAll(() => service?.close());
+
+  it('is not cut at the request limit: an export read slowly arrives whole', async () => {
+    const rows = Array.from({ length: 100_000 }, (_, i) => ({ sensor_id: 1, value: i, timestamp: Date.UTC(2026, 0, 1) + i * 1000 }));
+    for (let i = 0; i < rows.length; i += 10_000) await service.store.ingest(rows.slice(i, i + 10_000));
+    const response = await fetch(`${service.url}/measurements/export?sensor_id=1`);
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    let text = '';
+    const decoder = new TextDecoder();
+    const started = performance.now();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+      // Read slowly, so that the download lasts several times the request limit.
+      if (performance.now() - started < 2000) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(performance.now() - started).toBeGreaterThan(1000);
+    expect(text.trim().split('\n')).toHaveLength(rows.length + 1);
+  });
+});
