@@ -44,9 +44,10 @@ export interface AppOptions {
 }
 
 /**
- * On close, requests already being handled finish; their connections are then closed instead of
- * kept alive (a keep-alive connection left idle would hold the close open), and idle ones are
- * swept until the server has stopped.
+ * `drain()` first: new requests get 503 (see drain.ts) while those in flight finish. On close and
+ * during the drain, the connections of finishing requests are closed instead of kept alive (a
+ * keep-alive connection left idle would hold the close open), and idle ones are swept until the
+ * server has stopped.
  */
 function registerDraining(app: FastifyInstance, drain: Drainer): () => boolean {
   let draining = false;
