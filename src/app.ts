@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors from '@fastify/cors';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
@@ -9,6 +9,8 @@ import type { Config } from './config.js';
 import { registerDocs } from './http/docs.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/errors.js';
 import { type Handler, hotReads } from './http/hot-reads.js';
+import { drainer, type Drainer } from './drain.js';
+import { httpServer } from './http-server.js';
 import { validatorCompiler } from './http/validation.js';
 import type { RouteDeps } from './routes/deps.js';
 import actuatorRoutes from './routes/actuators.js';
@@ -21,6 +23,16 @@ import userRoutes from './routes/users.js';
 import type { Store } from './store/index.js';
 import { isStoreUnavailable } from './store/errors.js';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Begins a graceful stop: new requests get 503 while those in flight finish; resolves when
+     * they have. `close()` then stops the server.
+     */
+    drain(): Promise<void>;
+  }
+}
+
 export interface AppOptions {
   /** The clock, injectable so tests need no sleeps. */
   now?: () => number;
@@ -32,16 +44,18 @@ export interface AppOptions {
 }
 
 /**
- * On close, requests already being handled finish; their connections are then closed instead of
- * kept alive (a keep-alive connection left idle would hold the close open), and idle ones are
- * swept until the server has stopped.
+ * `drain()` first: new requests get 503 (see drain.ts) while those in flight finish. On close and
+ * during the drain, the connections of finishing requests are closed instead of kept alive (a
+ * keep-alive connection left idle would hold the close open), and idle ones are swept until the
+ * server has stopped.
  */
-function registerDraining(app: FastifyInstance): () => boolean {
+function registerDraining(app: FastifyInstance, drain: Drainer): () => boolean {
   let draining = false;
+  app.decorate('drain', () => drain.start());
   let sweeper: NodeJS.Timeout | undefined;
   // Callback hooks rather than async ones: they run on every request, and a promise each is dearer.
   app.addHook('onSend', (_request, reply, payload, done) => {
-    if (draining) reply.header('connection', 'close');
+    if (draining || drain.draining) reply.header('connection', 'close');
     done(null, payload);
   });
   app.addHook('preClose', async () => {
@@ -52,7 +66,7 @@ function registerDraining(app: FastifyInstance): () => boolean {
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
   });
-  return () => draining;
+  return () => draining || drain.draining;
 }
 
 /** Response headers a dashboard on another origin may read (the export's file name). */
@@ -69,18 +83,12 @@ function requestIds(): () => string {
 
 export async function buildApp(config: Config, store: Store, options: AppOptions = {}): Promise<FastifyInstance> {
   // The HTTP server is made here rather than by Fastify, so that the polled reads can be answered
-  // in front of it (see http/hot-reads.ts); it gets the settings Fastify gives its own.
+  // in front of it (see http/hot-reads.ts).
   let front: ((req: IncomingMessage, res: ServerResponse, next: Handler) => void) | undefined;
   const nextRequestId = requestIds();
+  const drain = drainer();
   const app = Fastify({
-    serverFactory: (handler, settings) => {
-      const server = createServer((req, res) => (front ? front(req, res, handler) : handler(req, res)));
-      const given = settings as { keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number };
-      server.keepAliveTimeout = given.keepAliveTimeout ?? 72_000;
-      server.requestTimeout = given.requestTimeout ?? 0;
-      server.setTimeout(given.connectionTimeout ?? 0);
-      return server;
-    },
+    serverFactory: (handler) => httpServer(config, drain.wrap((req, res) => (front ? front(req, res, handler) : handler(req, res)))),
     genReqId: nextRequestId,
     logger: options.logger ?? { level: config.logLevel },
     // Fastify's two lines per request are replaced by the one `request` line below.
@@ -109,7 +117,7 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
     });
   }
 
-  const draining = registerDraining(app);
+  const draining = registerDraining(app, drain);
 
   await app.register(cors, {
     origin: config.corsOrigins === '*' ? '*' : config.corsOrigins,

@@ -1,6 +1,9 @@
 import { existsSync } from 'node:fs';
 import { buildApp } from './app.js';
+import { logAccessNotes } from './auth/startup-notes.js';
 import { ConfigError, loadConfig } from './config.js';
+import { sqlitePath } from './store/connect.js';
+import { exposedStoreFiles } from './store/file-permissions.js';
 import { openStore, storeOptions } from './store/index.js';
 
 /** Starts the service: read the configuration, open the store, listen; drain and close on SIGTERM. */
@@ -9,6 +12,11 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const store = await openStore(config.databaseUrl, storeOptions(config));
   const app = await buildApp(config, store);
+  if (store.dialect.kind === 'sqlite' && config.databaseUrl !== 'sqlite::memory:') {
+    for (const { path, mode } of exposedStoreFiles(sqlitePath(config.databaseUrl))) {
+      app.log.warn({ path, mode }, 'store file or folder is readable by other users; it holds password hashes and the token secret: chmod 0600 files, 0700 folder');
+    }
+  }
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -16,6 +24,8 @@ async function main(): Promise<void> {
     closing = true;
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
     try {
+      // New requests get 503 while those in flight finish; only then does the port close.
+      await app.drain();
       await app.close();
       await store.close();
       app.log.info('stopped');
@@ -31,6 +41,7 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  await logAccessNotes(app.log, config, store);
   app.log.info({ port, store: store.dialect.kind, auth: config.authMode }, 'sensorhub ready');
 }
 

@@ -8,7 +8,7 @@ const opsRoutes: RouteGroup = async (app, { store }) => {
       tags: ['Operations'],
       summary: 'Health',
       operationId: 'health',
-      description: '200 when the store answers, 503 when it does not.',
+      description: '200 when the store answers `select 1` within a second, 503 (within that second) when it does not.',
       response: { 200: Type.Object({ status: Type.Literal('ok') }), 503: Type.Object({ status: Type.String(), detail: Type.String() }) },
     },
     handler: async (_request, reply) => {

@@ -68,10 +68,11 @@ const userRoutes: RouteGroup = async (app, { config, store, now, auth }) => {
       summary: 'Create User Access Token',
       operationId: 'createUserAccessToken',
       description:
-        'Creates a user with the read and modify permissions (2|4) and returns a token for it; the very first user of the ' +
-        'store becomes an administrator with every permission (15). Same body forms as /token. 409 when the username is ' +
-        'taken. In AUTH_MODE=enforced it needs the admin permission once a user exists; while none exists it is open, ' +
-        'and of several first users created at the same moment only one succeeds (the others get 401).',
+        'Creates a user with the read and modify permissions (2|4) and returns a token for it. Same body forms as /token. ' +
+        '409 when the username is taken. In AUTH_MODE=enforced it needs the admin permission once a user exists; while ' +
+        'none exists it is open and the user it creates is an administrator with every permission (15); of several first ' +
+        'users created at the same moment only one succeeds (the others get 401). In AUTH_MODE=open it never grants admin ' +
+        '(anyone who reaches the port may call it): the first administrator is then made with the users command-line tool.',
       consumes: FORM_CONTENT_TYPES,
       body: NewUserForm,
       security: bearer,
@@ -81,11 +82,13 @@ const userRoutes: RouteGroup = async (app, { config, store, now, auth }) => {
       const { username, password } = request.body;
       // Let in by the guard without a token: only the store's first user may be made that way.
       const bootstrap = config.authMode === 'enforced' && !request.principal;
+      // In open mode anyone may get here, so the administrator bit is never handed out: a token
+      // made now would otherwise still administer users after the switch to enforced.
       const user = await store.users.create({
         username,
         password_hash: await hashPassword(password),
         permissions: NEW_USER_PERMISSIONS,
-        firstUserPermissions: ALL_PERMISSIONS,
+        firstUserPermissions: config.authMode === 'enforced' ? ALL_PERMISSIONS : NEW_USER_PERMISSIONS,
         onlyIfFirst: bootstrap,
         created_at: now(),
       });

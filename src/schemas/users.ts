@@ -12,7 +12,7 @@ const PRINTABLE = '^[^\\u0000-\\u001F\\u007F]*$';
 
 export const LoginForm = Type.Object(
   {
-    username: Type.String({ minLength: 1, pattern: PRINTABLE }),
+    username: Type.String({ minLength: 1, maxLength: 64, pattern: PRINTABLE, description: '1 to 64 characters, as for /users/new/.' }),
     password: Type.String({ minLength: 1 }),
     ...oauthExtras,
   },

@@ -1,11 +1,11 @@
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import type { Database } from './database.js';
 import type { StoreKind } from './dialect.js';
+import { createPrivateStoreFile } from './file-permissions.js';
 import { watchWrites } from './sqlite-write-watch.js';
 
 export interface Connection {
@@ -44,7 +44,7 @@ function openSqlite(databaseUrl: string, synchronous: 'normal' | 'full' = 'norma
   // sqlite::memory: is a store that lives as long as the process (demos, experiments).
   const inMemory = databaseUrl === 'sqlite::memory:';
   const file = inMemory ? ':memory:' : sqlitePath(databaseUrl);
-  if (!inMemory) mkdirSync(dirname(file), { recursive: true });
+  if (!inMemory) createPrivateStoreFile(file);
   const sqlite = new SQLite(file);
   // WAL lets readers run beside the writer; NORMAL sync keeps every commit atomic and survives a
   // process crash (a power cut may lose the last commits, never corrupt the file: see README).
@@ -74,12 +74,13 @@ function openPostgres(databaseUrl: string, options: PostgresOptions = {}): Conne
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: options.poolSize ?? 10,
-    // No request waits forever: not for a connection, not for the server (statement_timeout), not
-    // for a server that stopped answering mid-query (query_timeout, a little later, client side).
+    // No request waits longer than the documented limits: for a connection (connect timeout), for
+    // a statement (statement_timeout on the server), and for a server that stopped answering
+    // (query_timeout, the same limit kept by the client, which needs no reply to fire).
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
     idleTimeoutMillis: 30_000,
     statement_timeout: statementTimeout,
-    query_timeout: statementTimeout + 5000,
+    query_timeout: statementTimeout,
     keepAlive: true,
     options: '-c TimeZone=UTC',
   });

@@ -55,8 +55,8 @@ export interface Store extends Repositories {
    * without a promise, from PostgreSQL through prepared statements.
    */
   polled: PolledReads;
-  /** True when the store answers a trivial query. */
-  ping(): Promise<boolean>;
+  /** True when the store answers a trivial query within `timeoutMs` (default one second). */
+  ping(timeoutMs?: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -106,6 +106,9 @@ async function prepare(connection: Connection, dialect: Dialect, seed: boolean):
     lockHolder.release();
   }
 }
+
+/** How long /healthz waits for the store to answer `select 1`. */
+export const PING_TIMEOUT_MS = 1000;
 
 const RETRYABLE = new Set(['40P01', '40001']);
 
@@ -182,12 +185,20 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions =
     polled: cache ?? pgPolled ?? { lastMeasurement: repos.measurements.last, actuator: repos.actuators.get },
     ingest: (rows) => (groupCommit ?? pgGroupCommit)?.insert(rows) ?? repos.measurements.insertMany(rows),
     transaction: (work) => withRetry(() => db.transaction().execute((trx) => work(repositories(trx, dialect)))),
-    async ping() {
+    async ping(timeoutMs = PING_TIMEOUT_MS) {
+      // Its own short limit: a health check that waits for the statement limit answers too late to help.
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), timeoutMs);
+      });
+      const answered = sql`select 1`.execute(db).then(
+        () => true,
+        () => false,
+      );
       try {
-        await sql`select 1`.execute(db);
-        return true;
-      } catch {
-        return false;
+        return await Promise.race([answered, late]);
+      } finally {
+        clearTimeout(timer);
       }
     },
     async close() {

@@ -1,8 +1,14 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run, spawnService } from '../helpers/process.js';
 import { type ScratchDatabase, scratchDatabase } from '../helpers/stores.js';
 
-describe('users command-line tool', () => {
+const CLI = new URL('../../src/cli/users.ts', import.meta.url).pathname;
+const TSX = import.meta.resolve('tsx');
+
+describe('users command-line tool', { timeout: 120_000 }, () => {
   let database: ScratchDatabase;
   const users = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'src/cli/users.ts', ...args], { env: { DATABASE_URL: database.url } });
   beforeAll(async () => {
@@ -11,6 +17,8 @@ describe('users command-line tool', () => {
   afterAll(() => database?.drop());
 
   it('adds a device, prints its token, and the service accepts it for what it may do', async () => {
+    // The server generates its secret in the store at first start; the CLI signs with it.
+    await (await spawnService({ DATABASE_URL: database.url })).stop();
     const added = await users('add', 'tank-pi', '--permissions', 'post_measurements');
     expect(added.code).toBe(0);
     expect(added.stdout).toContain('added tank-pi (post_measurements)');
@@ -93,5 +101,56 @@ describe('users command-line tool', () => {
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('Usage:');
     expect((await users('--help')).stdout).toContain('set-permissions');
+  });
+});
+
+describe('users command-line tool and the token secret', { timeout: 120_000 }, () => {
+  let database: ScratchDatabase;
+  let workdir: string;
+  const SECRET = 'the-servers-own-secret-of-enough-length';
+  // Run from another working directory, to show it reads the .env there as the server does.
+  const users = (env: Record<string, string>, ...args: string[]) =>
+    run(process.execPath, ['--import', TSX, CLI, ...args], { cwd: workdir, env });
+  beforeAll(async () => {
+    database = await scratchDatabase('sqlite');
+    workdir = mkdtempSync(join(tmpdir(), 'sensorhub-cli-'));
+  });
+  afterAll(async () => {
+    await database?.drop();
+    rmSync(workdir, { recursive: true, force: true });
+  });
+
+  it('refuses to sign when neither TOKEN_SECRET nor a stored secret exists, and stores none', async () => {
+    expect((await users({ DATABASE_URL: database.url }, 'add', 'pi', '--password', 'long enough')).code).toBe(0);
+    const token = await users({ DATABASE_URL: database.url }, 'token', 'pi');
+    expect(token.code).toBe(1);
+    expect(token.stdout).toBe('');
+    expect(token.stderr).toContain('TOKEN_SECRET is not set and the store holds no generated secret');
+    // Still nothing to sign with: the refusal generated no secret behind the server's back.
+    expect((await users({ DATABASE_URL: database.url }, 'token', 'pi')).code).toBe(1);
+  });
+
+  it('signs with the TOKEN_SECRET of the .env in its working directory, and the server accepts the token', async () => {
+    const service = await spawnService({ DATABASE_URL: database.url, AUTH_MODE: 'enforced', TOKEN_SECRET: SECRET });
+    try {
+      writeFileSync(join(workdir, '.env'), `DATABASE_URL=${database.url}\nTOKEN_SECRET=${SECRET}\n`);
+      const token = await users({}, 'token', 'pi');
+      expect(token.code).toBe(0);
+      const read = await fetch(`${service.url}/prototypes`, { headers: { authorization: `Bearer ${token.stdout.trim()}` } });
+      expect(read.status).toBe(200);
+    } finally {
+      await service.stop();
+      rmSync(join(workdir, '.env'));
+    }
+  });
+
+  it('refuses a TOKEN_SECRET other than the server’s, or none when the server has one', async () => {
+    const other = await users({ DATABASE_URL: database.url, TOKEN_SECRET: 'another-secret-that-is-long-enough-too' }, 'token', 'pi');
+    expect(other.code).toBe(1);
+    expect(other.stdout).toBe('');
+    expect(other.stderr).toContain('TOKEN_SECRET differs from the secret the server on this store was started with');
+    const none = await users({ DATABASE_URL: database.url }, 'token', 'pi');
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('the server on this store was started with one');
   });
 });
