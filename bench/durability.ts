@@ -28,7 +28,7 @@ async function round(databaseUrl: string, signal: NodeJS.Signals, sensorId: numb
           body: JSON.stringify(values.map((value) => ({ sensor_id: sensorId, value }))),
         });
         await res.arrayBuffer();
-        record.ok = res.status === 201;
+        record.ok = res.status === 200;
       } catch {
         return;
       }

@@ -19,7 +19,7 @@ import prototypeRoutes from './routes/prototypes.js';
 import sensorRoutes from './routes/sensors.js';
 import userRoutes from './routes/users.js';
 import type { Store } from './store/index.js';
-import { isStoreUnavailable } from './store/errors.js';
+import { isMissingReference, isStoreUnavailable } from './store/errors.js';
 
 export interface AppOptions {
   /** The clock, injectable so tests need no sleeps. */
@@ -92,7 +92,7 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
   app.setValidatorCompiler(validatorCompiler());
   // JSON only (and the form bodies the routes that take them declare): a text/plain body is a 415.
   app.removeContentTypeParser('text/plain');
-  registerErrorHandling(app, isStoreUnavailable);
+  registerErrorHandling(app, isStoreUnavailable, isMissingReference);
 
   // One structured line per request; no hook at all when the level leaves that line out.
   const logsRequests = ['info', 'debug', 'trace'].includes(app.log.level);

@@ -9,6 +9,8 @@ import { measurementRepository, type NewMeasurement, ROWS_PER_PAGE, type StoredM
 import { migrationProvider } from './migrations/index.js';
 import { pictureRepository } from './pictures.js';
 import { prototypeRepository } from './prototypes.js';
+import { type Removal, removals } from './removals.js';
+import { isMissingReference } from './errors.js';
 import { seedDefaults } from './seed-defaults.js';
 import { sensorRepository } from './sensors.js';
 import { settingRepository } from './settings.js';
@@ -50,6 +52,16 @@ export interface Store extends Repositories {
    * writer is run again (a few times), so concurrent bulk updates all succeed.
    */
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T>;
+  /**
+   * Deletes, each one transaction. A sensor or prototype that still has something below it is
+   * refused (`has-dependents`, with the counts) unless `cascade`.
+   */
+  remove: {
+    measurement(measurementId: number): Promise<boolean>;
+    actuator(actuatorId: number): Promise<boolean>;
+    sensor(sensorId: number, cascade: boolean): Promise<Removal>;
+    prototype(prototypeId: number, cascade: boolean): Promise<Removal>;
+  };
   /**
    * The two reads devices poll, as directly as the store allows: from SQLite's in-memory copy
    * without a promise, from PostgreSQL through prepared statements.
@@ -139,8 +151,16 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions =
   const hot = connection.pool ? postgresHotPaths(connection.pool) : undefined;
   const pgGroupCommit = hot ? postgresGroupCommit(hot.insert) : undefined;
   const pgPolled = hot && { lastMeasurement: coalesceReads(hot.lastMeasurement), actuator: coalesceReads(hot.actuator) };
-  // Sensors are never deleted, so a sensor seen once exists for good: ingest checks skip the query.
+  // Sensors seen once are remembered, so ingest checks skip the query. This process forgets the
+  // ones it deletes; one deleted by another process shows as a missing reference on insert,
+  // which forgets them all (see `ingest`).
   const knownSensors = new Set<number>();
+  const removeAndForget = (remove: (tx: ReturnType<typeof removals>) => Promise<Removal>) =>
+    withRetry(() => db.transaction().execute((trx) => remove(removals(trx, dialect)))).then((result) => {
+      if (result.status === 'removed') for (const id of result.sensorIds) knownSensors.delete(id);
+      return result;
+    });
+  const insert = (rows: readonly NewMeasurement[]) => (groupCommit ?? pgGroupCommit)?.insert(rows) ?? repos.measurements.insertMany(rows);
   const sensors = {
     ...repos.sensors,
     async existing(ids: readonly number[]): Promise<Set<number>> {
@@ -180,8 +200,18 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions =
       actuators: { ...repos.actuators, get: pgPolled.actuator },
     }),
     polled: cache ?? pgPolled ?? { lastMeasurement: repos.measurements.last, actuator: repos.actuators.get },
-    ingest: (rows) => (groupCommit ?? pgGroupCommit)?.insert(rows) ?? repos.measurements.insertMany(rows),
+    ingest: (rows) =>
+      insert(rows).catch((error: unknown) => {
+        if (isMissingReference(error)) knownSensors.clear();
+        throw error;
+      }),
     transaction: (work) => withRetry(() => db.transaction().execute((trx) => work(repositories(trx, dialect)))),
+    remove: {
+      measurement: (measurementId) => removals(db, dialect).measurement(measurementId),
+      actuator: (actuatorId) => removals(db, dialect).actuator(actuatorId),
+      sensor: (sensorId, cascade) => removeAndForget((r) => r.sensor(sensorId, cascade)),
+      prototype: (prototypeId, cascade) => removeAndForget((r) => r.prototype(prototypeId, cascade)),
+    },
     async ping() {
       try {
         await sql`select 1`.execute(db);
