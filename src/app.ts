@@ -9,10 +9,12 @@ import type { Config } from './config.js';
 import { registerDocs } from './http/docs.js';
 import { registerErrorHandling } from './http/errors.js';
 import { type Handler, hotReads } from './http/hot-reads.js';
+import { createMetrics } from './http/metrics.js';
 import { validatorCompiler } from './http/validation.js';
 import type { RouteDeps } from './routes/deps.js';
 import actuatorRoutes from './routes/actuators.js';
 import measurementRoutes from './routes/measurements.js';
+import metricsRoutes from './routes/metrics.js';
 import opsRoutes from './routes/ops.js';
 import pictureRoutes from './routes/picture.js';
 import prototypeRoutes from './routes/prototypes.js';
@@ -108,6 +110,15 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
 
   const draining = registerDraining(app);
 
+  // Every answer is counted by route pattern and status (unknown paths share one label).
+  const metrics = createMetrics({ poolUse: store.poolUse });
+  store.instruments.ingested = metrics.ingested;
+  store.instruments.groupCommitted = metrics.groupCommit;
+  app.addHook('onResponse', (request, reply, done) => {
+    metrics.request(request.method, request.is404 ? undefined : request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
+    done();
+  });
+
   await app.register(cors, {
     origin: config.corsOrigins === '*' ? '*' : config.corsOrigins,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
@@ -128,6 +139,7 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
   await app.register(actuatorRoutes, deps);
   await app.register(userRoutes, deps);
   await app.register(pictureRoutes, deps);
+  await app.register(metricsRoutes, { metrics });
 
   // Where tokens are checked or origins told apart, every request takes the full pipeline.
   if ((options.hotReads ?? true) && config.authMode === 'open' && config.corsOrigins === '*') {
@@ -137,6 +149,11 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
       staleAfterMs: config.staleAfterMs,
       exposedHeaders: EXPOSED_HEADERS,
       active: () => !draining(),
+      // The same series the routes feed, bound once: these reads are counted without a lookup.
+      observe: {
+        last: metrics.observer('GET', '/measurements/:sensor_id/last', 200),
+        state: metrics.observer('GET', '/actuators/:actuator_id/state', 200),
+      },
       log: logsRequests ? { logger: app.log, nextRequestId } : undefined,
     });
   }

@@ -67,12 +67,23 @@ export interface Store extends Repositories {
    * without a promise, from PostgreSQL through prepared statements.
    */
   polled: PolledReads;
+  /** Hooks the app sets to observe the store (metrics); unset, they cost nothing. */
+  instruments: StoreInstruments;
+  /** PostgreSQL: the connection pool's use right now (SQLite has no pool). */
+  poolUse?(): { total: number; idle: number; waiting: number };
   /** True when the store answers a trivial query. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
 
 export type MaybePromise<T> = T | Promise<T>;
+
+export interface StoreInstruments {
+  /** Measurements committed by `ingest`. */
+  ingested?(rows: number): void;
+  /** One commit of the group commit: how many requests and rows it carried. */
+  groupCommitted?(requests: number, rows: number): void;
+}
 
 export interface PolledReads {
   lastMeasurement(sensorId: number): MaybePromise<StoredMeasurement | undefined>;
@@ -144,12 +155,14 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions =
   }
 
   const repos = repositories(db, dialect);
+  const instruments: StoreInstruments = {};
+  const onGroupCommitted = (requests: number, rows: number) => instruments.groupCommitted?.(requests, rows);
   const reader = connection.sqliteFile ? sqliteReader(connection.sqliteFile) : undefined;
   const cache = reader && connection.sqlite ? sqliteHotCache(connection.sqlite, reader, walProbe(connection.sqliteFile as string)) : undefined;
   if (cache) connection.onQueryBuilderWrite?.(cache.dropAll);
-  const groupCommit = connection.sqlite ? sqliteGroupCommit(connection.sqlite, { onCommitted: cache?.committed }) : undefined;
+  const groupCommit = connection.sqlite ? sqliteGroupCommit(connection.sqlite, { onCommitted: cache?.committed, onGroupCommitted }) : undefined;
   const hot = connection.pool ? postgresHotPaths(connection.pool) : undefined;
-  const pgGroupCommit = hot ? postgresGroupCommit(hot.insert) : undefined;
+  const pgGroupCommit = hot ? postgresGroupCommit(hot.insert, { onGroupCommitted }) : undefined;
   const pgPolled = hot && { lastMeasurement: coalesceReads(hot.lastMeasurement), actuator: coalesceReads(hot.actuator) };
   // Sensors seen once are remembered, so ingest checks skip the query. This process forgets the
   // ones it deletes; one deleted by another process shows as a missing reference on insert,
@@ -201,10 +214,20 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions =
     }),
     polled: cache ?? pgPolled ?? { lastMeasurement: repos.measurements.last, actuator: repos.actuators.get },
     ingest: (rows) =>
-      insert(rows).catch((error: unknown) => {
-        if (isMissingReference(error)) knownSensors.clear();
-        throw error;
-      }),
+      insert(rows).then(
+        (stored) => {
+          instruments.ingested?.(stored.length);
+          return stored;
+        },
+        (error: unknown) => {
+          if (isMissingReference(error)) knownSensors.clear();
+          throw error;
+        },
+      ),
+    instruments,
+    ...(connection.pool && {
+      poolUse: ((pool) => () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }))(connection.pool),
+    }),
     transaction: (work) => withRetry(() => db.transaction().execute((trx) => work(repositories(trx, dialect)))),
     remove: {
       measurement: (measurementId) => removals(db, dialect).measurement(measurementId),
