@@ -250,6 +250,31 @@ describe.each(storeKinds())('deletes (%s)', (kind) => {
   });
 });
 
+describe.each(storeKinds())('a sensor deleted by another service on the same store (%s)', (kind) => {
+  it('answers 404 to ingest on the service that had seen the sensor, and writes nothing', async () => {
+    const first = await startService(kind);
+    const second = await startService(kind, { database: first.database });
+    try {
+      await first.post('/prototypes', { prototype_id: 5, prototype_name: 'shared' });
+      const sensor = (await first.post('/sensors/', sensorBody(5))).body;
+      // The second process checks the sensor once and then remembers it.
+      expect((await second.post('/measurements', { sensor_id: sensor.sensor_id, value: 6 })).status).toBe(200);
+      expect((await first.request('DELETE', `/sensors/${sensor.sensor_id}?cascade=true`)).status).toBe(204);
+      const before = await counts(first.store);
+      const late = await second.post('/measurements', [{ sensor_id: 1, value: 1 }, { sensor_id: sensor.sensor_id, value: 6.1 }]);
+      expect(late.status).toBe(404);
+      expect(late.body.detail).toBe(`Sensor ${sensor.sensor_id} not found`);
+      expect(await counts(first.store)).toEqual(before);
+      // It has forgotten the sensor: the next one is refused before any insert.
+      expect((await second.post('/measurements', { sensor_id: sensor.sensor_id, value: 6.2 })).status).toBe(404);
+      expect((await second.post('/measurements', { sensor_id: 1, value: 2 })).status).toBe(200);
+    } finally {
+      await second.close();
+      await first.close();
+    }
+  });
+});
+
 describe.each(storeKinds())('deletes in AUTH_MODE=enforced (%s)', (kind) => {
   let service: TestService;
   let reader: string;
