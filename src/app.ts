@@ -9,19 +9,21 @@ import type { Config } from './config.js';
 import { registerDocs } from './http/docs.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/errors.js';
 import { type Handler, hotReads } from './http/hot-reads.js';
+import { createMetrics } from './http/metrics.js';
 import { drainer, type Drainer } from './drain.js';
 import { httpServer } from './http-server.js';
 import { validatorCompiler } from './http/validation.js';
 import type { RouteDeps } from './routes/deps.js';
 import actuatorRoutes from './routes/actuators.js';
 import measurementRoutes from './routes/measurements.js';
+import metricsRoutes from './routes/metrics.js';
 import opsRoutes from './routes/ops.js';
 import pictureRoutes from './routes/picture.js';
 import prototypeRoutes from './routes/prototypes.js';
 import sensorRoutes from './routes/sensors.js';
 import userRoutes from './routes/users.js';
 import type { Store } from './store/index.js';
-import { isStoreUnavailable } from './store/errors.js';
+import { isMissingReference, isStoreUnavailable } from './store/errors.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -103,7 +105,7 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
   app.setValidatorCompiler(validatorCompiler());
   // JSON only (and the form bodies the routes that take them declare): a text/plain body is a 415.
   app.removeContentTypeParser('text/plain');
-  registerErrorHandling(app, isStoreUnavailable);
+  registerErrorHandling(app, isStoreUnavailable, isMissingReference);
 
   // One structured line per request; no hook at all when the level leaves that line out.
   const logsRequests = ['info', 'debug', 'trace'].includes(app.log.level);
@@ -118,6 +120,15 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
   }
 
   const draining = registerDraining(app, drain);
+
+  // Every answer is counted by route pattern and status (unknown paths share one label).
+  const metrics = createMetrics({ poolUse: store.poolUse });
+  store.instruments.ingested = metrics.ingested;
+  store.instruments.groupCommitted = metrics.groupCommit;
+  app.addHook('onResponse', (request, reply, done) => {
+    metrics.request(request.method, request.is404 ? undefined : request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
+    done();
+  });
 
   await app.register(cors, {
     origin: config.corsOrigins === '*' ? '*' : config.corsOrigins,
@@ -139,6 +150,7 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
   await app.register(actuatorRoutes, deps);
   await app.register(userRoutes, deps);
   await app.register(pictureRoutes, deps);
+  await app.register(metricsRoutes, { metrics });
 
   // Where tokens are checked or origins told apart, every request takes the full pipeline.
   if ((options.hotReads ?? true) && config.authMode === 'open' && config.corsOrigins === '*') {
@@ -148,6 +160,11 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
       staleAfterMs: config.staleAfterMs,
       exposedHeaders: EXPOSED_HEADERS,
       active: () => !draining(),
+      // The same series the routes feed, bound once: these reads are counted without a lookup.
+      observe: {
+        last: metrics.observer('GET', '/measurements/:sensor_id/last', 200),
+        state: metrics.observer('GET', '/actuators/:actuator_id/state', 200),
+      },
       log: logsRequests ? { logger: app.log, nextRequestId } : undefined,
     });
   }

@@ -130,7 +130,11 @@ const FASTIFY_CODES: Record<string, [number, string]> = {
 };
 
 /** Every error leaves as `{"detail": …}`; a 500 never carries SQL or a stack trace. */
-export function registerErrorHandling(app: FastifyInstance, isStoreUnavailable: (error: unknown) => boolean): void {
+export function registerErrorHandling(
+  app: FastifyInstance,
+  isStoreUnavailable: (error: unknown) => boolean,
+  isMissingReference: (error: unknown) => boolean = () => false,
+): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {
       return reply.code(error.statusCode).headers(error.headers).send({ detail: error.detail });
@@ -151,6 +155,8 @@ export function registerErrorHandling(app: FastifyInstance, isStoreUnavailable: 
       request.log.warn({ err: error }, 'store unavailable');
       return reply.code(503).header('Retry-After', '5').send({ detail: 'Database unavailable, try again shortly.' });
     }
+    // A concurrent delete took away what the request refers to between its check and its write.
+    if (isMissingReference(error)) return reply.code(404).send({ detail: 'A resource the request refers to does not exist' });
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) return reply.code(status).send({ detail: error.message });
     request.log.error({ err: error }, 'request failed');

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { activationFor } from '../domain/activation.js';
 import { notFound } from '../http/errors.js';
 import { Actuator, ActuatorActivation, ActuatorBase, ActuatorIdParams, ActuatorPatch } from '../schemas/actuators.js';
-import { errorResponses } from '../schemas/common.js';
+import { Deleted, errorResponses } from '../schemas/common.js';
 import { PrototypeIdParams } from '../schemas/prototypes.js';
 import type { StoredActuator } from '../store/actuators.js';
 import type { RouteGroup } from './deps.js';
@@ -31,7 +31,7 @@ const actuatorRoutes: RouteGroup = async (app, deps) => {
       operationId: 'postActuator',
       description: 'Registers a pump on an existing sensor. last_activated starts at the creation time.',
       body: ActuatorBase,
-      response: { 201: Actuator, ...errorResponses(404, 422) },
+      response: { 200: Actuator, ...errorResponses(404, 422) },
     },
     handler: async (request, reply) => {
       const body = request.body;
@@ -44,7 +44,7 @@ const actuatorRoutes: RouteGroup = async (app, deps) => {
           last_activated: now(),
         });
       });
-      return reply.code(201).send(toApi(actuator));
+      return toApi(actuator);
     },
   });
 
@@ -150,6 +150,23 @@ const actuatorRoutes: RouteGroup = async (app, deps) => {
       const { prototype_id } = request.params;
       if (!(await store.prototypes.exists(prototype_id))) throw notFound(`Prototype ${prototype_id} not found`);
       return (await store.actuators.listByPrototype(prototype_id)).map(toApi);
+    },
+  });
+
+  app.delete('/actuators/:actuator_id', {
+    config: { access: 'modify' },
+    schema: {
+      tags,
+      summary: 'Delete Actuator',
+      operationId: 'deleteActuator',
+      description: 'Deletes the actuator. 204 without a body; 404 when it does not exist. Its controller then gets 404 for its state.',
+      params: ActuatorIdParams,
+      response: { 204: Deleted, ...errorResponses(404, 422) },
+    },
+    handler: async (request, reply) => {
+      const { actuator_id } = request.params;
+      if (!(await store.remove.actuator(actuator_id))) throw notFound(`Actuator ${actuator_id} not found`);
+      return reply.code(204).send();
     },
   });
 };

@@ -7,11 +7,12 @@ import { isWindowProblem, resolveWindow, type TimeWindow } from '../domain/time-
 import { invalid, notFound } from '../http/errors.js';
 import { isoOf, measurementJson } from '../http/json-text.js';
 import { parseDateTime } from '../http/validation.js';
-import { errorResponses } from '../schemas/common.js';
+import { Deleted, errorResponses } from '../schemas/common.js';
 import {
   ExportQuery,
   Measurement,
   MeasurementBody,
+  MeasurementIdParams,
   type MeasurementBase,
   RandomMeasurements,
   RandomResult,
@@ -19,6 +20,7 @@ import {
   WindowQuery,
 } from '../schemas/measurements.js';
 import type { Sensor } from '../schemas/sensors.js';
+import { isMissingReference } from '../store/errors.js';
 import type { NewMeasurement, StoredMeasurement } from '../store/measurements.js';
 import type { RouteGroup } from './deps.js';
 
@@ -91,7 +93,7 @@ const measurementRoutes: RouteGroup = async (app, { store, now }) => {
         'Records one measurement, or a batch (array of up to 10,000, all or nothing). `sensor_id` may be a numeric string. ' +
         'A timestamp without an offset is UTC; more than 5 minutes in the future is refused (422). Timestamps keep millisecond precision.',
       body: MeasurementBody,
-      response: { 201: Type.Union([Measurement, Type.Array(Measurement)]), ...errorResponses(404, 422) },
+      response: { 200: Type.Union([Measurement, Type.Array(Measurement)]), ...errorResponses(404, 422) },
     },
     handler: async (request, reply) => {
       const batch = Array.isArray(request.body);
@@ -115,11 +117,16 @@ const measurementRoutes: RouteGroup = async (app, { store, now }) => {
       const known = await store.sensors.existing(ids);
       const missing = ids.find((id) => !known.has(id));
       if (missing !== undefined) throw notFound(`Sensor ${missing} not found`);
-      const stored = await store.ingest(rows);
+      const stored = await store.ingest(rows).catch(async (error: unknown) => {
+        // A sensor deleted between the check above and the insert.
+        if (!isMissingReference(error)) throw error;
+        const stillKnown = await store.sensors.existing(ids);
+        throw notFound(`Sensor ${ids.find((id) => !stillKnown.has(id)) ?? ids[0]} not found`);
+      });
       // Written straight as JSON text in the documented shape: a batch is the hot path of ingest,
       // and the schema serializer would test each item against both branches of the union.
       const json = batch ? `[${stored.map(measurementJson).join(',')}]` : measurementJson(stored[0]);
-      return reply.code(201).type('application/json; charset=utf-8').send(json as never);
+      return reply.type('application/json; charset=utf-8').send(json as never);
     },
   });
 
@@ -251,6 +258,25 @@ const measurementRoutes: RouteGroup = async (app, { store, now }) => {
       await store.measurements.analyze().catch((error: unknown) => request.log.warn({ err: error }, 'analyze after generation failed'));
       const generated = perSensor * sensors.length;
       return { message: `Generated ${generated} measurements for ${sensors.length} sensors`, generated, deleted };
+    },
+  });
+
+  app.delete('/measurements/:measurement_id', {
+    config: { access: 'modify' },
+    schema: {
+      tags,
+      summary: 'Delete Measurement',
+      operationId: 'deleteMeasurement',
+      description:
+        'Deletes one measurement by its measurement_id. 204 without a body; 404 when it does not exist. ' +
+        "Deleting a sensor's newest measurement makes the one before it the newest (last, actuator state).",
+      params: MeasurementIdParams,
+      response: { 204: Deleted, ...errorResponses(404, 422) },
+    },
+    handler: async (request, reply) => {
+      const { measurement_id } = request.params;
+      if (!(await store.remove.measurement(measurement_id))) throw notFound(`Measurement ${measurement_id} not found`);
+      return reply.code(204).send();
     },
   });
 };

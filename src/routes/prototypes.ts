@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { conflict, notFound } from '../http/errors.js';
-import { errorResponses } from '../schemas/common.js';
+import { CascadeQuery, Deleted, errorResponses } from '../schemas/common.js';
 import { Prototype, PrototypeIdParams } from '../schemas/prototypes.js';
+import { refusedRemoval } from './removal-answer.js';
 import type { RouteGroup } from './deps.js';
 
 const tags = ['Prototypes'];
@@ -27,12 +28,12 @@ const prototypeRoutes: RouteGroup = async (app, { store }) => {
       operationId: 'postPrototype',
       description: 'Creates a prototype with the id the client chose. 409 when the id is taken.',
       body: Prototype,
-      response: { 201: Prototype, ...errorResponses(409, 422) },
+      response: { 200: Prototype, ...errorResponses(409, 422) },
     },
     handler: async (request, reply) => {
       const created = await store.prototypes.create(request.body);
       if (!created) throw conflict(`Prototype ${request.body.prototype_id} already exists`);
-      return reply.code(201).send(created);
+      return created;
     },
   });
 
@@ -49,6 +50,29 @@ const prototypeRoutes: RouteGroup = async (app, { store }) => {
       const prototype = await store.prototypes.get(request.params.prototype_id);
       if (!prototype) throw notFound(`Prototype ${request.params.prototype_id} not found`);
       return prototype;
+    },
+  });
+
+  app.delete('/prototypes/:prototype_id', {
+    config: { access: 'modify' },
+    schema: {
+      tags,
+      summary: 'Delete Prototype',
+      operationId: 'deletePrototype',
+      description:
+        'Deletes the prototype. 204 without a body; 404 when it does not exist. While it has sensors: 409 with a detail ' +
+        'that counts its sensors, actuators and measurements, unless cascade=true, which deletes all of them with it in ' +
+        'one transaction. The default prototype 0 is not special: deleted, it is not created again.',
+      params: PrototypeIdParams,
+      querystring: CascadeQuery,
+      response: { 204: Deleted, ...errorResponses(404, 409, 422) },
+    },
+    handler: async (request, reply) => {
+      const { prototype_id } = request.params;
+      const result = await store.remove.prototype(prototype_id, request.query.cascade);
+      if (result.status === 'missing') throw notFound(`Prototype ${prototype_id} not found`);
+      if (result.status === 'has-dependents') throw refusedRemoval(`Prototype ${prototype_id}`, result.dependents);
+      return reply.code(204).send();
     },
   });
 };

@@ -1,9 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import { thresholdsInOrder } from '../domain/thresholds.js';
 import { type ValidationIssue, invalid, notFound } from '../http/errors.js';
-import { errorResponses } from '../schemas/common.js';
+import { CascadeQuery, Deleted, errorResponses } from '../schemas/common.js';
 import { PrototypeIdParams } from '../schemas/prototypes.js';
 import { Sensor, SensorBase, SensorPatch } from '../schemas/sensors.js';
+import { SensorIdParams } from '../schemas/measurements.js';
+import { refusedRemoval } from './removal-answer.js';
 import type { RouteGroup } from './deps.js';
 
 const tags = ['Sensors'];
@@ -35,7 +37,7 @@ const sensorRoutes: RouteGroup = async (app, { store }) => {
       operationId: 'postSensor',
       description: 'Registers a sensor on an existing prototype. 404 when the prototype does not exist.',
       body: SensorBase,
-      response: { 201: Sensor, ...errorResponses(404, 422) },
+      response: { 200: Sensor, ...errorResponses(404, 422) },
     },
     handler: async (request, reply) => {
       if (!thresholdsInOrder(request.body)) throw invalid(thresholdIssue(['body']));
@@ -46,7 +48,7 @@ const sensorRoutes: RouteGroup = async (app, { store }) => {
         }
         return tx.sensors.create(request.body);
       });
-      return reply.code(201).send(sensor);
+      return sensor;
     },
   });
 
@@ -95,6 +97,28 @@ const sensorRoutes: RouteGroup = async (app, { store }) => {
         }
         return updated;
       });
+    },
+  });
+
+  app.delete('/sensors/:sensor_id', {
+    config: { access: 'modify' },
+    schema: {
+      tags,
+      summary: 'Delete Sensor',
+      operationId: 'deleteSensor',
+      description:
+        'Deletes the sensor. 204 without a body; 404 when it does not exist. While it has measurements or actuators: 409 ' +
+        'with a detail that counts them, unless cascade=true, which deletes them with it in one transaction.',
+      params: SensorIdParams,
+      querystring: CascadeQuery,
+      response: { 204: Deleted, ...errorResponses(404, 409, 422) },
+    },
+    handler: async (request, reply) => {
+      const { sensor_id } = request.params;
+      const result = await store.remove.sensor(sensor_id, request.query.cascade);
+      if (result.status === 'missing') throw notFound(`Sensor ${sensor_id} not found`);
+      if (result.status === 'has-dependents') throw refusedRemoval(`Sensor ${sensor_id}`, result.dependents);
+      return reply.code(204).send();
     },
   });
 };

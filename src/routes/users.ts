@@ -76,7 +76,7 @@ const userRoutes: RouteGroup = async (app, { config, store, now, auth }) => {
       consumes: FORM_CONTENT_TYPES,
       body: NewUserForm,
       security: bearer,
-      response: { 201: Token, ...errorResponses(401, 403, 409, 422) },
+      response: { 200: Token, ...errorResponses(401, 403, 409, 422) },
     },
     handler: async (request, reply) => {
       const { username, password } = request.body;
@@ -93,7 +93,7 @@ const userRoutes: RouteGroup = async (app, { config, store, now, auth }) => {
         created_at: now(),
       });
       if (!user) throw bootstrap ? notAuthenticated() : conflict(`Username ${username} is already taken`);
-      return reply.code(201).send(await bearerToken(user));
+      return await bearerToken(user);
     },
   });
 

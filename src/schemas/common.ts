@@ -52,3 +52,14 @@ export function errorResponses(...statuses: number[]): Record<number, TSchema> {
 }
 
 export type ErrorBodyT = Static<typeof ErrorBody>;
+
+/** `?cascade=true` on the deletes of what can have something below it. */
+export const CascadeQuery = Type.Object({
+  cascade: Type.Boolean({
+    default: false,
+    description: 'Also delete everything below (sensors, actuators, measurements), in the same transaction. Without it, 409 while anything is below.',
+  }),
+});
+
+/** The 204 of a delete, for the OpenAPI document. */
+export const Deleted = { description: 'Deleted. No body.', type: 'null' } as const;

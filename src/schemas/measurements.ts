@@ -34,6 +34,7 @@ export const Measurement = Type.Object(
 export type Measurement = Static<typeof Measurement>;
 
 export const SensorIdParams = Type.Object({ sensor_id: Id() });
+export const MeasurementIdParams = Type.Object({ measurement_id: Id() });
 
 const windowFields = {
   start_time: Type.Optional(DateTimeInput('Inclusive start of the window.')),

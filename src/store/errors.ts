@@ -17,3 +17,12 @@ export function isStoreUnavailable(error: unknown): boolean {
     error.message,
   );
 }
+
+/**
+ * True for a write that refers to a row that is not there (a foreign key): a sensor or prototype
+ * deleted by a concurrent request, or by another process whose deletion this one has not seen.
+ */
+export function isMissingReference(error: unknown): boolean {
+  const code = (error as { code?: string } | undefined)?.code;
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}

@@ -9,6 +9,8 @@ import { measurementRepository, type NewMeasurement, ROWS_PER_PAGE, type StoredM
 import { migrationProvider } from './migrations/index.js';
 import { pictureRepository } from './pictures.js';
 import { prototypeRepository } from './prototypes.js';
+import { type Removal, removals } from './removals.js';
+import { isMissingReference } from './errors.js';
 import { seedDefaults } from './seed-defaults.js';
 import { sensorRepository } from './sensors.js';
 import { settingRepository } from './settings.js';
@@ -51,16 +53,37 @@ export interface Store extends Repositories {
    */
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T>;
   /**
+   * Deletes, each one transaction. A sensor or prototype that still has something below it is
+   * refused (`has-dependents`, with the counts) unless `cascade`.
+   */
+  remove: {
+    measurement(measurementId: number): Promise<boolean>;
+    actuator(actuatorId: number): Promise<boolean>;
+    sensor(sensorId: number, cascade: boolean): Promise<Removal>;
+    prototype(prototypeId: number, cascade: boolean): Promise<Removal>;
+  };
+  /**
    * The two reads devices poll, as directly as the store allows: from SQLite's in-memory copy
    * without a promise, from PostgreSQL through prepared statements.
    */
   polled: PolledReads;
+  /** Hooks the app sets to observe the store (metrics); unset, they cost nothing. */
+  instruments: StoreInstruments;
+  /** PostgreSQL: the connection pool's use right now (SQLite has no pool). */
+  poolUse?(): { total: number; idle: number; waiting: number };
   /** True when the store answers a trivial query within `timeoutMs` (default one second). */
   ping(timeoutMs?: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
 export type MaybePromise<T> = T | Promise<T>;
+
+export interface StoreInstruments {
+  /** Measurements committed by `ingest`. */
+  ingested?(rows: number): void;
+  /** One commit of the group commit: how many requests and rows it carried. */
+  groupCommitted?(requests: number, rows: number): void;
+}
 
 export interface PolledReads {
   lastMeasurement(sensorId: number): MaybePromise<StoredMeasurement | undefined>;
@@ -135,15 +158,25 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions =
   }
 
   const repos = repositories(db, dialect);
+  const instruments: StoreInstruments = {};
+  const onGroupCommitted = (requests: number, rows: number) => instruments.groupCommitted?.(requests, rows);
   const reader = connection.sqliteFile ? sqliteReader(connection.sqliteFile) : undefined;
   const cache = reader && connection.sqlite ? sqliteHotCache(connection.sqlite, reader, walProbe(connection.sqliteFile as string)) : undefined;
   if (cache) connection.onQueryBuilderWrite?.(cache.dropAll);
-  const groupCommit = connection.sqlite ? sqliteGroupCommit(connection.sqlite, { onCommitted: cache?.committed }) : undefined;
+  const groupCommit = connection.sqlite ? sqliteGroupCommit(connection.sqlite, { onCommitted: cache?.committed, onGroupCommitted }) : undefined;
   const hot = connection.pool ? postgresHotPaths(connection.pool) : undefined;
-  const pgGroupCommit = hot ? postgresGroupCommit(hot.insert) : undefined;
+  const pgGroupCommit = hot ? postgresGroupCommit(hot.insert, { onGroupCommitted }) : undefined;
   const pgPolled = hot && { lastMeasurement: coalesceReads(hot.lastMeasurement), actuator: coalesceReads(hot.actuator) };
-  // Sensors are never deleted, so a sensor seen once exists for good: ingest checks skip the query.
+  // Sensors seen once are remembered, so ingest checks skip the query. This process forgets the
+  // ones it deletes; one deleted by another process shows as a missing reference on insert,
+  // which forgets them all (see `ingest`).
   const knownSensors = new Set<number>();
+  const removeAndForget = (remove: (tx: ReturnType<typeof removals>) => Promise<Removal>) =>
+    withRetry(() => db.transaction().execute((trx) => remove(removals(trx, dialect)))).then((result) => {
+      if (result.status === 'removed') for (const id of result.sensorIds) knownSensors.delete(id);
+      return result;
+    });
+  const insert = (rows: readonly NewMeasurement[]) => (groupCommit ?? pgGroupCommit)?.insert(rows) ?? repos.measurements.insertMany(rows);
   const sensors = {
     ...repos.sensors,
     async existing(ids: readonly number[]): Promise<Set<number>> {
@@ -183,8 +216,28 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions =
       actuators: { ...repos.actuators, get: pgPolled.actuator },
     }),
     polled: cache ?? pgPolled ?? { lastMeasurement: repos.measurements.last, actuator: repos.actuators.get },
-    ingest: (rows) => (groupCommit ?? pgGroupCommit)?.insert(rows) ?? repos.measurements.insertMany(rows),
+    ingest: (rows) =>
+      insert(rows).then(
+        (stored) => {
+          instruments.ingested?.(stored.length);
+          return stored;
+        },
+        (error: unknown) => {
+          if (isMissingReference(error)) knownSensors.clear();
+          throw error;
+        },
+      ),
+    instruments,
+    ...(connection.pool && {
+      poolUse: ((pool) => () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }))(connection.pool),
+    }),
     transaction: (work) => withRetry(() => db.transaction().execute((trx) => work(repositories(trx, dialect)))),
+    remove: {
+      measurement: (measurementId) => removals(db, dialect).measurement(measurementId),
+      actuator: (actuatorId) => removals(db, dialect).actuator(actuatorId),
+      sensor: (sensorId, cascade) => removeAndForget((r) => r.sensor(sensorId, cascade)),
+      prototype: (prototypeId, cascade) => removeAndForget((r) => r.prototype(prototypeId, cascade)),
+    },
     async ping(timeoutMs = PING_TIMEOUT_MS) {
       // Its own short limit: a health check that waits for the statement limit answers too late to help.
       let timer: NodeJS.Timeout | undefined;
