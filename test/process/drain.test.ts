@@ -51,6 +51,6 @@ describe.each(storeKinds())('SIGTERM drain (%s)', { timeout: 120_000 }, (kind) =
     const unexpected = outcomes.filter((o) => o !== 503 && o !== 'ECONNREFUSED');
     expect(unexpected).toEqual([]);
     expect(outcomes).toContain(503);
-    expect(answer).toMatch(/^HTTP\/1\.1 201 /);
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
   });
 });

@@ -47,7 +47,7 @@ describe('start-up warnings', { timeout: 120_000 }, () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ username: 'ana', password: 'long enough' }),
     });
-    expect(made.status).toBe(201);
+    expect(made.status).toBe(200);
     await first.stop();
     const enforced = await spawnService({ DATABASE_URL: `sqlite:${file}`, AUTH_MODE: 'enforced' });
     await enforced.stop();
