@@ -27,6 +27,14 @@ export interface Config {
   databaseStatementTimeoutMs: number;
   /** SQLite only: NORMAL (a power cut may lose the last commits) or FULL (fsync at every commit). */
   sqliteSynchronous: 'normal' | 'full';
+  /** The longest a client may take to send a request's headers (408 and closed beyond). */
+  httpHeadersTimeoutMs: number;
+  /** The longest a client may take to send a whole request, body included; the response is not limited. */
+  httpRequestTimeoutMs: number;
+  /** A connection on which nothing moves either way for this long is closed (also mid-response). */
+  httpIdleTimeoutMs: number;
+  /** Open connections at most; beyond it new ones are closed at once. */
+  httpMaxConnections: number;
 }
 
 /** A bad configuration value: the message names the variable, so the operator knows what to fix. */
@@ -114,6 +122,17 @@ function tokenSecret(env: Env): string | undefined {
   return raw;
 }
 
+/** Node refuses a headers limit above the request limit: say so in the operator's terms. */
+function httpTimeouts(env: Env): Pick<Config, 'httpHeadersTimeoutMs' | 'httpRequestTimeoutMs' | 'httpIdleTimeoutMs'> {
+  const httpHeadersTimeoutMs = integer(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000, 100, 3_600_000);
+  const httpRequestTimeoutMs = integer(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000);
+  if (httpHeadersTimeoutMs > httpRequestTimeoutMs) {
+    throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS', `must not exceed HTTP_REQUEST_TIMEOUT_MS (${httpRequestTimeoutMs})`);
+  }
+  const httpIdleTimeoutMs = integer(env, 'HTTP_IDLE_TIMEOUT_MS', 120_000, 1000, 24 * 3_600_000);
+  return { httpHeadersTimeoutMs, httpRequestTimeoutMs, httpIdleTimeoutMs };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   return {
     port: integer(env, 'PORT', 8000, 0, 65535),
@@ -134,6 +153,8 @@ export function loadConfig(env: Env = process.env): Config {
     databaseConnectTimeoutMs: integer(env, 'DATABASE_CONNECT_TIMEOUT_MS', 5000, 100, 600_000),
     databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 60_000, 100, 24 * 3600_000),
     sqliteSynchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', 'normal', ['normal', 'full'] as const),
+    ...httpTimeouts(env),
+    httpMaxConnections: integer(env, 'HTTP_MAX_CONNECTIONS', 512, 1, 1_000_000),
   };
 }
 

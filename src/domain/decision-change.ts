@@ -25,7 +25,12 @@ function firstMillisecond(estimate: number, from: number, holds: (t: number) => 
  * undefined when only a write can change it (disabled, no measurement, already stale). The
  * comparisons are those of `activationFor`, so the instant is exact to the millisecond.
  */
-export function nextDecisionChange(actuator: ActuatorSettings, latest: LatestReading | undefined, now: number, staleAfterMs: number): number | undefined {
+export function nextDecisionChange(
+  actuator: ActuatorSettings,
+  latest: LatestReading | undefined,
+  now: number,
+  staleAfterMs: number,
+): number | undefined {
   if (actuator.enabled !== true || !latest) return undefined;
   const isStale = (t: number) => !(t - latest.timestamp <= staleAfterMs);
   if (isStale(now)) return undefined;

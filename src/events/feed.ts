@@ -46,7 +46,12 @@ export function eventFeed({ bus, sensors, actuators, instance, recent: limits, d
     prototypeIds: [...new Set(sensorIds.map((id) => prototypeOf.get(id)).filter((p) => p !== undefined))],
   });
 
-  function emit(type: EventType, scope: Scope, textFor: (seq: number, subscription: Subscription) => string | undefined, size: number): void {
+  function emit(
+    type: EventType,
+    scope: Scope,
+    textFor: (seq: number, subscription: Subscription) => string | undefined,
+    size: number,
+  ): void {
     const seq = recent.next();
     const event: LiveEvent = { seq, size, type, scope, textFor: (subscription) => textFor(seq, subscription) };
     recent.keep(event);
@@ -71,7 +76,8 @@ export function eventFeed({ bus, sensors, actuators, instance, recent: limits, d
         // Most commits are one sensor's: every client they concern gets the same text.
         const mine = sensorIds.length === 1 ? rows : rows.filter((r) => wants(subscription, 'measurements', scopeOfSensors([r.sensor_id])));
         if (mine.length === 0) return undefined;
-        if (mine.length === rows.length) return (whole ??= sseEvent(recent.idOf(seq), 'measurements', `[${rows.map(measurementJson).join(',')}]`));
+        if (mine.length === rows.length)
+          return (whole ??= sseEvent(recent.idOf(seq), 'measurements', `[${rows.map(measurementJson).join(',')}]`));
         return sseEvent(recent.idOf(seq), 'measurements', `[${mine.map(measurementJson).join(',')}]`);
       },
       size,
@@ -83,10 +89,17 @@ export function eventFeed({ bus, sensors, actuators, instance, recent: limits, d
       if (rows.length > 0) emitMeasurements(rows);
     }),
     // Too many rows to send: the clients of those sensors are told to reload instead.
-    bus.subscribe('generated', ({ sensorIds }) => emitWhole('measurements', 'reset', scopeOfSensors(sensorIds), '{"reason":"measurements replaced"}')),
+    bus.subscribe('generated', ({ sensorIds }) =>
+      emitWhole('measurements', 'reset', scopeOfSensors(sensorIds), '{"reason":"measurements replaced"}'),
+    ),
     bus.subscribe('decision', ({ actuator, state }) => {
       sensorOfActuator.set(actuator.actuator_id, actuator.sensor_id);
-      emitWhole('actuator', 'actuator', scopeOfSensors([actuator.sensor_id]), `{"actuator":${actuatorJson(actuator)},"state":${activationJson(state)}}`);
+      emitWhole(
+        'actuator',
+        'actuator',
+        scopeOfSensors([actuator.sensor_id]),
+        `{"actuator":${actuatorJson(actuator)},"state":${activationJson(state)}}`,
+      );
     }),
     bus.subscribe('actuator', (change) => {
       // The other actions reach clients through `decision`, with the state beside the actuator.

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
 import type { Store } from '../store/index.js';
 import type { ChangeBus } from './bus.js';
 import { decisionWatcher } from './decision-watcher.js';
@@ -33,8 +34,7 @@ export interface LiveEventsDeps {
   store: Store;
   bus: ChangeBus;
   now: () => number;
-  staleAfterMs: number;
-  databaseUrl: string;
+  config: Pick<Config, 'staleAfterMs' | 'databaseUrl' | 'httpIdleTimeoutMs'>;
 }
 
 /**
@@ -43,16 +43,33 @@ export interface LiveEventsDeps {
  * ended when the app closes, so a shutdown never waits on them.
  */
 export async function registerLiveEvents(app: FastifyInstance, deps: LiveEventsDeps, options: LiveEventsOptions = {}) {
-  const { store, bus, now, staleAfterMs } = deps;
+  const { store, bus, now, config } = deps;
+  const { staleAfterMs } = config;
   const instance = randomBytes(4).toString('hex');
-  const streams = streamRegistry({ ...DEFAULT_STREAM_LIMITS, ...options.streams });
+  // The comments must come well within the connection idle limit, or it would close quiet streams.
+  const heartbeatMs = Math.min(DEFAULT_STREAM_LIMITS.heartbeatMs, Math.floor(config.httpIdleTimeoutMs / 2));
+  const streams = streamRegistry({ ...DEFAULT_STREAM_LIMITS, heartbeatMs, ...options.streams });
   const watcher = decisionWatcher({ store, bus, now, timers: options.timers ?? systemTimers, staleAfterMs, log: app.log });
   const [sensors, actuators] = await Promise.all([store.sensors.list(), store.actuators.all()]);
-  const feed = eventFeed({ bus, sensors, actuators, instance, recent: { ...DEFAULT_RECENT_LIMITS, ...options.recent }, deliver: streams.deliver });
+  const feed = eventFeed({
+    bus,
+    sensors,
+    actuators,
+    instance,
+    recent: { ...DEFAULT_RECENT_LIMITS, ...options.recent },
+    deliver: streams.deliver,
+  });
   await watcher.start();
   const relay =
     store.dialect.kind === 'postgres'
-      ? postgresRelay({ databaseUrl: deps.databaseUrl, store, bus, instance, log: app.log, onGap: () => streams.broadcast(feed.resetText()) })
+      ? postgresRelay({
+          databaseUrl: config.databaseUrl,
+          store,
+          bus,
+          instance,
+          log: app.log,
+          onGap: () => streams.broadcast(feed.resetText()),
+        })
       : undefined;
   await relay?.start();
 

@@ -87,7 +87,9 @@ export function postgresRelay({ databaseUrl, store, bus, instance, log, onGap }:
     if (message.channel !== CHANNEL || message.payload === undefined) return;
     const notification = parsePayload(message.payload);
     if (!notification || notification.origin === instance) return;
-    applying = applying.then(() => apply(notification)).catch((error: unknown) => log.warn({ err: error }, 'could not apply changes relayed from another instance'));
+    applying = applying
+      .then(() => apply(notification))
+      .catch((error: unknown) => log.warn({ err: error }, 'could not apply changes relayed from another instance'));
   }
 
   async function listen(): Promise<void> {

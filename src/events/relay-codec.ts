@@ -10,7 +10,8 @@ import type { Changes, Topic } from './bus.js';
 /** The topics relayed; `decision` is worked out by every instance from the others. */
 export type RelayedTopic = Exclude<Topic, 'decision' | 'measurements'>;
 
-export type RelayRecord = { topic: 'measurements'; ranges: [number, number][] } | { [T in RelayedTopic]: { topic: T; change: Changes[T] } }[RelayedTopic];
+export type RelayRecord =
+  { topic: 'measurements'; ranges: [number, number][] } | { [T in RelayedTopic]: { topic: T; change: Changes[T] } }[RelayedTopic];
 
 export interface Notification {
   /** The instance that committed the changes: it does not take its own back. */
@@ -50,7 +51,10 @@ export function recordsOf<T extends Exclude<Topic, 'decision'>>(topic: T, change
   }
   if (topic === 'generated') {
     const generated = change as Changes['generated'];
-    return chunks(generated.sensorIds, SENSORS_PER_RECORD).map((sensorIds) => ({ topic: 'generated', change: { ...generated, sensorIds } }));
+    return chunks(generated.sensorIds, SENSORS_PER_RECORD).map((sensorIds) => ({
+      topic: 'generated',
+      change: { ...generated, sensorIds },
+    }));
   }
   return [{ topic, change } as RelayRecord];
 }

@@ -15,8 +15,15 @@ export const RETRY_MS = 3000;
 export const EventsQuery = Type.Object({
   sensor_id: Type.Optional(Type.Array(Id(), { description: 'Only events about these sensors (repeatable).' })),
   prototype_id: Type.Optional(Id('Only events about this prototype and its sensors.')),
-  types: Type.Optional(Type.String({ description: `Comma-separated subset of: ${EVENT_TYPES.join(', ')}. Default: all.`, examples: ['measurements,actuator'] })),
-  access_token: Type.Optional(Type.String({ description: 'AUTH_MODE=enforced: the bearer token, for clients that cannot set headers (EventSource). Never logged.' })),
+  types: Type.Optional(
+    Type.String({
+      description: `Comma-separated subset of: ${EVENT_TYPES.join(', ')}. Default: all.`,
+      examples: ['measurements,actuator'],
+    }),
+  ),
+  access_token: Type.Optional(
+    Type.String({ description: 'AUTH_MODE=enforced: the bearer token, for clients that cannot set headers (EventSource). Never logged.' }),
+  ),
 });
 
 const DESCRIPTION = [
@@ -43,10 +50,17 @@ export interface EventRouteDeps {
 }
 
 /** The client's filters, checked: the types it names exist, and so do the sensors and prototype. */
-async function subscriptionOf(store: EventRouteDeps['store'], query: { sensor_id?: number[]; prototype_id?: number; types?: string }): Promise<Subscription> {
+async function subscriptionOf(
+  store: EventRouteDeps['store'],
+  query: { sensor_id?: number[]; prototype_id?: number; types?: string },
+): Promise<Subscription> {
   const parsed = parseTypes(query.types);
   if ('unknown' in parsed) {
-    throw new InvalidInput({ loc: ['query', 'types'], msg: `Unknown event type "${parsed.unknown}" (known: ${EVENT_TYPES.join(', ')})`, type: 'enum' });
+    throw new InvalidInput({
+      loc: ['query', 'types'],
+      msg: `Unknown event type "${parsed.unknown}" (known: ${EVENT_TYPES.join(', ')})`,
+      type: 'enum',
+    });
   }
   if (query.sensor_id !== undefined) {
     const known = await store.sensors.existing(query.sensor_id);

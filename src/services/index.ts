@@ -15,7 +15,7 @@ export function createServices(deps: ServiceDeps, config: Config, auth: Auth) {
     sensors: sensorService(deps),
     measurements: measurementService(deps),
     actuators: actuatorService(deps, config.staleAfterMs),
-    users: userService(deps, auth),
+    users: userService(deps, auth, config.authMode),
     pictures: pictureService(deps, { source: config.pictureSource, timeoutMs: config.pictureTimeoutMs, cacheMs: config.pictureCacheMs }),
   };
 }

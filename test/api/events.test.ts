@@ -12,8 +12,12 @@ import { storeKinds } from '../helpers/stores.js';
 const NOW = Date.UTC(2026, 10, 22, 12);
 const iso = (ms: number) => new Date(ms).toISOString();
 const SENSOR = {
-  sensor_type: 'ph', sensor_unit: 'pH',
-  threshold_critically_low: 0, threshold_low: 5, threshold_high: 7, threshold_critically_high: 14,
+  sensor_type: 'ph',
+  sensor_unit: 'pH',
+  threshold_critically_low: 0,
+  threshold_low: 5,
+  threshold_high: 7,
+  threshold_critically_high: 14,
 };
 const data = (event: SseEvent) => JSON.parse(event.data);
 const measurementCount = async (service: TestService) =>
@@ -71,11 +75,19 @@ describe.each(storeKinds())('GET /events (%s)', (kind) => {
     const sensor = await created('/sensors/', { ...SENSOR, prototype_id });
     expect(data(await stream.next((e) => e.event === 'sensor'))).toEqual(sensor);
 
-    const stored = await created('/measurements', [{ sensor_id: sensor.sensor_id, value: 6.5, timestamp: iso(NOW) }, { sensor_id: sensor.sensor_id, value: 6.6, timestamp: iso(NOW) }]);
+    const stored = await created('/measurements', [
+      { sensor_id: sensor.sensor_id, value: 6.5, timestamp: iso(NOW) },
+      { sensor_id: sensor.sensor_id, value: 6.6, timestamp: iso(NOW) },
+    ]);
     expect(data(await stream.next((e) => e.event === 'measurements'))).toEqual(stored);
 
     const actuator = await created('/actuators', {
-      actuator_type: 'acid_pump', sensor_id: sensor.sensor_id, condition_value: 7, activation_condition: 'low', activation_period: 60, activation_duration: 2,
+      actuator_type: 'acid_pump',
+      sensor_id: sensor.sensor_id,
+      condition_value: 7,
+      activation_condition: 'low',
+      activation_period: 60,
+      activation_duration: 2,
     });
     const event = data(await stream.next((e) => e.event === 'actuator'));
     expect(event).toEqual({ actuator, state: { activate: false, status: 'Activation period not elapsed', duration: 2, period: 60 } });
@@ -94,7 +106,14 @@ describe.each(storeKinds())('GET /events (%s)', (kind) => {
     const stream = await open(`?sensor_id=${sensor_id}`);
     const before = await measurementCount(service);
     expect((await service.post('/measurements', { sensor_id, value: 'high' })).status).toBe(422);
-    expect((await service.post('/measurements', [{ sensor_id, value: 1 }, { sensor_id: 999_999, value: 2 }])).status).toBe(404);
+    expect(
+      (
+        await service.post('/measurements', [
+          { sensor_id, value: 1 },
+          { sensor_id: 999_999, value: 2 },
+        ])
+      ).status,
+    ).toBe(404);
     expect((await service.post('/measurements', { sensor_id, value: 1, timestamp: iso(NOW + 3600_000) })).status).toBe(422);
     expect((await service.patch('/sensors', [{ sensor_id, threshold_low: 100 }])).status).toBe(422);
     expect(await measurementCount(service)).toBe(before);
@@ -118,9 +137,15 @@ describe.each(storeKinds())('GET /events (%s)', (kind) => {
       { sensor_id: b.sensor_id, value: 2 },
       { sensor_id: c.sensor_id, value: 3 },
     ]);
-    await service.patch('/sensors', [{ sensor_id: c.sensor_id, sensor_unit: 'mV' }, { sensor_id: a.sensor_id, sensor_unit: 'mV' }]);
+    await service.patch('/sensors', [
+      { sensor_id: c.sensor_id, sensor_unit: 'mV' },
+      { sensor_id: a.sensor_id, sensor_unit: 'mV' },
+    ]);
     // A change the three ignore, then one each takes: what came before it is all each was sent.
-    const marker = await created('/measurements', [{ sensor_id: a.sensor_id, value: 9 }, { sensor_id: c.sensor_id, value: 9 }]);
+    const marker = await created('/measurements', [
+      { sensor_id: a.sensor_id, value: 9 },
+      { sensor_id: c.sensor_id, value: 9 },
+    ]);
 
     await onlyA.next((e) => e.event === 'measurements' && data(e)[0].value === 9);
     expect(onlyA.events.map((e) => [e.event, data(e)])).toEqual([
@@ -155,7 +180,12 @@ describe.each(storeKinds())('GET /events (%s)', (kind) => {
     const stream = await open(`?sensor_id=${sensor_id}&types=actuator`);
     // Created at NOW: the period runs until NOW + 60 s; the reading (low) says run once it has.
     const actuator = await created('/actuators', {
-      actuator_type: 'base_pump', sensor_id, condition_value: 5.5, activation_condition: 'low', activation_period: 60, activation_duration: 3,
+      actuator_type: 'base_pump',
+      sensor_id,
+      condition_value: 5.5,
+      activation_condition: 'low',
+      activation_period: 60,
+      activation_duration: 3,
     });
     await created('/measurements', { sensor_id, value: 4, timestamp: iso(NOW) });
     await stream.next((e) => data(e).state.status === 'Activation period not elapsed');
@@ -237,13 +267,31 @@ describe.each(storeKinds())('GET /events (%s)', (kind) => {
     expect(reader.events.map((e) => data(e).length)).toEqual(Array(posted).fill(10_000));
   });
 
-  it('ends open streams when the service closes, so shutdown does not wait on them', async () => {
+  it('ends open streams when the service drains and closes, so shutdown does not wait on them', async () => {
     const other = await startService(kind);
     const stream = await openStream(`${other.url}/events`);
     expect(other.app.liveEvents.streams.count).toBe(1);
-    await other.close();
+    const metrics = await other.get('/metrics');
+    expect(metrics.text).toMatch(/^sensorhub_event_streams_open 1$/m);
+    await other.app.drain();
     await stream.ended;
     expect(other.app.liveEvents.streams.count).toBe(0);
+    await other.close();
+  });
+
+  it('keeps a stream open past the request time limit and the idle limit', async () => {
+    const other = await startService(kind, {
+      env: { HTTP_HEADERS_TIMEOUT_MS: '100', HTTP_REQUEST_TIMEOUT_MS: '200', HTTP_IDLE_TIMEOUT_MS: '1000' },
+    });
+    try {
+      const stream = await openStream(`${other.url}/events?types=alert`);
+      // Comments every half idle limit (500 ms): the third comes after both limits have passed.
+      for (let i = 0; i < 3; i++) await stream.nextComment();
+      expect(other.app.liveEvents.streams.count).toBe(1);
+      stream.close();
+    } finally {
+      await other.close();
+    }
   });
 });
 

@@ -44,7 +44,13 @@ describe.runIf(process.env.TEST_DATABASE_URL)('live events across service proces
 
     // A change made on B, seen on A; after it, A holds the measurement exactly once.
     const sensor = await post(`${b.url}/sensors/`, {
-      sensor_type: 'ph', prototype_id: 0, sensor_unit: 'pH', threshold_critically_low: 0, threshold_low: 5, threshold_high: 7, threshold_critically_high: 14,
+      sensor_type: 'ph',
+      prototype_id: 0,
+      sensor_unit: 'pH',
+      threshold_critically_low: 0,
+      threshold_low: 5,
+      threshold_high: 7,
+      threshold_critically_high: 14,
     });
     expect(data(await onA.next((e) => e.event === 'sensor'))).toEqual(sensor);
     expect(onA.events.map((e) => e.event)).toEqual(['measurements', 'sensor']);

@@ -6,7 +6,14 @@ import { idRanges, MAX_PAYLOAD_BYTES, packPayloads, parsePayload, recordsOf } fr
 
 const NOW = Date.UTC(2026, 10, 22, 12);
 const HOUR = 3600_000;
-const pump: ActuatorSettings = { enabled: true, condition_value: 5, activation_condition: 'low', activation_period: 60, activation_duration: 2, last_activated: NOW };
+const pump: ActuatorSettings = {
+  enabled: true,
+  condition_value: 5,
+  activation_condition: 'low',
+  activation_period: 60,
+  activation_duration: 2,
+  last_activated: NOW,
+};
 
 describe('nextDecisionChange', () => {
   it('is the first millisecond the pure decision differs, for the period and for staleness', () => {
@@ -32,14 +39,19 @@ describe('nextDecisionChange', () => {
     expect(nextDecisionChange({ ...pump, enabled: false }, { value: 4, timestamp: NOW }, NOW, HOUR)).toBeUndefined();
     expect(nextDecisionChange(pump, undefined, NOW, HOUR)).toBeUndefined();
     expect(nextDecisionChange(pump, { value: 4, timestamp: NOW - 2 * HOUR }, NOW, HOUR)).toBeUndefined();
-    expect(nextDecisionChange({ ...pump, activation_period: Number.NaN }, { value: 4, timestamp: NOW - 2 * HOUR }, NOW, HOUR)).toBeUndefined();
+    expect(
+      nextDecisionChange({ ...pump, activation_period: Number.NaN }, { value: 4, timestamp: NOW - 2 * HOUR }, NOW, HOUR),
+    ).toBeUndefined();
   });
 });
 
 describe('relay payloads', () => {
   it('carry a 10,000-measurement batch as one id range, and scattered ids in a few notifications under 8000 bytes', () => {
     const rows = (ids: number[]) => ids.map((measurement_id) => ({ measurement_id, sensor_id: 1, value: 0, timestamp: 0 }));
-    const consecutive = packPayloads('a1', recordsOf('measurements', { rows: rows(Array.from({ length: 10_000 }, (_, i) => 1_000_000 + i)) }));
+    const consecutive = packPayloads(
+      'a1',
+      recordsOf('measurements', { rows: rows(Array.from({ length: 10_000 }, (_, i) => 1_000_000 + i)) }),
+    );
     expect(consecutive).toHaveLength(1);
     expect(parsePayload(consecutive[0])?.records).toEqual([{ topic: 'measurements', ranges: [[1_000_000, 1_009_999]] }]);
 
@@ -54,7 +66,10 @@ describe('relay payloads', () => {
 
   it('keep the order of the changes and their origin', () => {
     const sensor = { action: 'deleted' as const, sensorId: 4 };
-    const payloads = packPayloads('b2', [...recordsOf('sensor', sensor), ...recordsOf('generated', { sensorIds: [1, 2], generated: 10, deleted: 0 })]);
+    const payloads = packPayloads('b2', [
+      ...recordsOf('sensor', sensor),
+      ...recordsOf('generated', { sensorIds: [1, 2], generated: 10, deleted: 0 }),
+    ]);
     expect(parsePayload(payloads[0])).toEqual({
       origin: 'b2',
       records: [
@@ -63,7 +78,10 @@ describe('relay payloads', () => {
       ],
     });
     expect(parsePayload('not json')).toBeUndefined();
-    expect(idRanges([5, 3, 4, 9])).toEqual([[3, 5], [9, 9]]);
+    expect(idRanges([5, 3, 4, 9])).toEqual([
+      [3, 5],
+      [9, 9],
+    ]);
   });
 });
 

@@ -1,13 +1,21 @@
 import type { Migration, MigrationProvider } from 'kysely';
-import type { SchemaTypes } from '../dialect.js';
+import type { Dialect } from '../dialect.js';
 import { coreMigration } from './001_core.js';
 import { tokenGenerationMigration } from './002_token_generation.js';
+import { finiteNumbersMigration } from './003_finite_numbers.js';
+import { noNulMigration } from './004_no_nul.js';
 
-/** Migrations are code, not files found at run time, so the built service carries them. Names sort in order. */
-export function migrationProvider(types: SchemaTypes): MigrationProvider {
+/**
+ * Migrations are code, not files found at run time, so the built service carries them. Names sort
+ * in order. Each is the schema's history as it was written: the first takes its column types from
+ * the dialect; later ones whose SQL has nothing in common between the stores name the store.
+ */
+export function migrationProvider(dialect: Dialect): MigrationProvider {
   const migrations: Record<string, Migration> = {
-    '001_core': coreMigration(types),
+    '001_core': coreMigration(dialect.schema),
     '002_token_generation': tokenGenerationMigration(),
+    '003_finite_numbers': finiteNumbersMigration(dialect.kind),
+    '004_no_nul': noNulMigration(dialect.kind),
   };
   return { getMigrations: async () => migrations };
 }

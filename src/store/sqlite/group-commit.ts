@@ -14,6 +14,8 @@ export interface GroupCommitOptions {
   maxRowsPerCommit?: number;
   /** Told the rows of every request once they are committed, before any request is answered. */
   onCommitted?(rows: readonly StoredMeasurement[]): void;
+  /** Told how many requests and rows each commit carried (metrics). */
+  onGroupCommitted?(requests: number, rows: number): void;
 }
 
 /**
@@ -26,7 +28,7 @@ export interface GroupCommitOptions {
  * interleave with it, and it waits while the query builder holds a transaction open on the
  * connection (it would otherwise become part of that transaction).
  */
-export function sqliteGroupCommit(sqlite: SQLite.Database, { maxRowsPerCommit = 50_000, onCommitted }: GroupCommitOptions = {}) {
+export function sqliteGroupCommit(sqlite: SQLite.Database, { maxRowsPerCommit = 50_000, onCommitted, onGroupCommitted }: GroupCommitOptions = {}) {
   const bySize = new Map<number, { statement: SQLite.Statement; params: number[] }>();
   function insertOf(size: number) {
     let prepared = bySize.get(size);
@@ -95,6 +97,7 @@ export function sqliteGroupCommit(sqlite: SQLite.Database, { maxRowsPerCommit = 
       for (const job of jobs) job.reject(error);
       return;
     }
+    if (onGroupCommitted) onGroupCommitted(jobs.length, jobs.reduce((n, job) => n + job.rows.length, 0));
     jobs.forEach((job, i) => {
       const result = results[i];
       if (Array.isArray(result)) {
