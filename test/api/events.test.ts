@@ -235,6 +235,14 @@ describe.each(storeKinds())('GET /events (%s)', (kind) => {
     expect(reset.id).toBeTruthy();
   });
 
+  it('is described in the OpenAPI document, with its filters', async () => {
+    const document = (await service.get('/openapi.json')).body;
+    const operation = document.paths['/events'].get;
+    expect(operation.summary).toBe('Live Events');
+    expect(operation.description).toContain('Last-Event-ID');
+    expect(operation.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['access_token', 'prototype_id', 'sensor_id', 'types']);
+  });
+
   it('writes a comment line periodically', async () => {
     const stream = await open('?types=alert');
     expect(await stream.nextComment()).toBe('keep-alive');
