@@ -65,7 +65,11 @@ const closeAll = (streams: IncomingMessage[]) => {
 };
 
 /** Posts RATE measurements/s for DURATION_S; latency = event arrival at a stream − the POST's answer. */
-async function fanOut(base: string, streamPath: string, postPath: string): Promise<{ p50: number; p99: number; samples: number; missing: number }> {
+async function fanOut(
+  base: string,
+  streamPath: string,
+  postPath: string,
+): Promise<{ p50: number; p99: number; samples: number; missing: number }> {
   const posts = RATE * DURATION_S;
   const answeredAt = new Float64Array(posts).fill(Number.NaN);
   const arrivedAt = new Float64Array(posts * TIMED).fill(Number.NaN);
@@ -84,12 +88,14 @@ async function fanOut(base: string, streamPath: string, postPath: string): Promi
     const wait = due - performance.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     inFlight.push(
-      fetch(`${base}${postPath}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sensor_id: 1, value: k }) }).then(
-        async (res) => {
-          await res.arrayBuffer();
-          answeredAt[k] = performance.now();
-        },
-      ),
+      fetch(`${base}${postPath}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ sensor_id: 1, value: k }),
+      }).then(async (res) => {
+        await res.arrayBuffer();
+        answeredAt[k] = performance.now();
+      }),
     );
   }
   await Promise.all(inFlight);
@@ -111,7 +117,9 @@ async function fanOut(base: string, streamPath: string, postPath: string): Promi
 
 async function startSseFloor(): Promise<{ url: string; stop(): void }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/lib/sse-floor.ts'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve) => createInterface({ input: child.stdout! }).once('line', (line) => resolve(JSON.parse(line).port)));
+  const port = await new Promise<number>((resolve) =>
+    createInterface({ input: child.stdout! }).once('line', (line) => resolve(JSON.parse(line).port)),
+  );
   return { url: `http://127.0.0.1:${port}`, stop: () => child.kill() };
 }
 

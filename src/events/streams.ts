@@ -25,6 +25,50 @@ interface Client {
  */
 export function streamRegistry({ maxBacklogBytes, heartbeatMs }: StreamLimits) {
   const clients = new Set<Client>();
+  // Indexed by what each stream named, so an event visits only the streams it may concern, not
+  // every open one: a stream that named sensors is found by them, one that named only a
+  // prototype by it, and the rest (no filter of place) are visited for every event.
+  const bySensor = new Map<number, Set<Client>>();
+  const byPrototype = new Map<number, Set<Client>>();
+  const unfiltered = new Set<Client>();
+
+  function keysOf(client: Client): [Map<number, Set<Client>>, number[]] | undefined {
+    const { sensorIds, prototypeId } = client.subscription;
+    if (sensorIds) return [bySensor, [...sensorIds]];
+    if (prototypeId !== undefined) return [byPrototype, [prototypeId]];
+    return undefined;
+  }
+
+  function index(client: Client): void {
+    const keys = keysOf(client);
+    if (!keys) return void unfiltered.add(client);
+    const [map, ids] = keys;
+    for (const id of ids) {
+      let set = map.get(id);
+      if (!set) map.set(id, (set = new Set()));
+      set.add(client);
+    }
+  }
+
+  function remove(client: Client): void {
+    clients.delete(client);
+    const keys = keysOf(client);
+    if (!keys) return void unfiltered.delete(client);
+    const [map, ids] = keys;
+    for (const id of ids) {
+      const set = map.get(id);
+      set?.delete(client);
+      if (set?.size === 0) map.delete(id);
+    }
+  }
+
+  /** The streams an event about this scope may concern (each once). */
+  function candidates(scope: LiveEvent['scope']): Iterable<Client> {
+    const found = new Set<Client>(unfiltered);
+    for (const id of scope.sensorIds) for (const client of bySensor.get(id) ?? []) found.add(client);
+    for (const id of scope.prototypeIds) for (const client of byPrototype.get(id) ?? []) found.add(client);
+    return found;
+  }
   let cutOff = 0;
   let heartbeat: NodeJS.Timeout | undefined;
   let closed = false;
@@ -36,7 +80,7 @@ export function streamRegistry({ maxBacklogBytes, heartbeatMs }: StreamLimits) {
     // Past the bound already: one more event of any size is let through, no further.
     if (res.writableLength > maxBacklogBytes) {
       cutOff++;
-      clients.delete(client);
+      remove(client);
       res.destroy();
       return false;
     }
@@ -58,7 +102,8 @@ export function streamRegistry({ maxBacklogBytes, heartbeatMs }: StreamLimits) {
       }
       const client: Client = { res, subscription };
       clients.add(client);
-      res.once('close', () => clients.delete(client));
+      index(client);
+      res.once('close', () => remove(client));
       for (const text of first) if (!write(client, text)) return;
       if (!heartbeat) {
         heartbeat = setInterval(beat, heartbeatMs);
@@ -67,7 +112,7 @@ export function streamRegistry({ maxBacklogBytes, heartbeatMs }: StreamLimits) {
     },
 
     deliver(event: LiveEvent): void {
-      for (const client of clients) {
+      for (const client of candidates(event.scope)) {
         if (!wants(client.subscription, event.type, event.scope)) continue;
         const text = event.textFor(client.subscription);
         if (text !== undefined) write(client, text);
@@ -94,8 +139,10 @@ export function streamRegistry({ maxBacklogBytes, heartbeatMs }: StreamLimits) {
       closed = true;
       clearInterval(heartbeat);
       heartbeat = undefined;
-      for (const client of clients) client.res.end();
-      clients.clear();
+      for (const client of [...clients]) {
+        remove(client);
+        client.res.end();
+      }
     },
   };
 }
