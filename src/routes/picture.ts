@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { HttpError, invalid } from '../http/errors.js';
 import { sharedCapture } from '../picture/cache.js';
-import { detectImageType, IMAGE_TYPES } from '../picture/image-type.js';
+import { reportPictureHealth } from '../picture/health.js';
+import { IMAGE_TYPES, inspectImage } from '../picture/image-type.js';
 import { CameraUnavailable, MAX_PICTURE_BYTES, type Picture, pictureSource } from '../picture/sources.js';
 import { ErrorBody, ValidationErrorBody } from '../schemas/common.js';
 import type { RouteGroup } from './deps.js';
@@ -21,7 +22,10 @@ const pictureRoutes: RouteGroup = async (app, { config, store, now }) => {
     if (!stored) throw new CameraUnavailable('no picture uploaded yet');
     return { bytes: stored.bytes, type: stored.content_type as Picture['type'] };
   };
-  const capture = sharedCapture(config.pictureSource ? pictureSource(config.pictureSource, config.pictureTimeoutMs) : uploaded, {
+  const source = config.pictureSource ? pictureSource(config.pictureSource, config.pictureTimeoutMs) : undefined;
+  reportPictureHealth(config, () => source?.state() ?? 'none');
+  app.addHook('onClose', async () => source?.close());
+  const capture = sharedCapture(source ?? uploaded, {
     ttlMs: config.pictureCacheMs,
     failureTtlMs: FAILURE_KEPT_MS,
     now,
@@ -98,9 +102,9 @@ const pictureRoutes: RouteGroup = async (app, { config, store, now }) => {
         throw new HttpError(415, 'Unsupported content type: send the image as image/jpeg, image/png or image/webp');
       }
       const bytes = request.body;
-      const type = detectImageType(bytes);
-      if (!type) throw invalid({ loc: ['body'], msg: 'The body is not a JPEG, PNG or WebP image', type: 'image_type' });
-      await store.pictures.put(bytes, type, now());
+      const check = inspectImage(bytes);
+      if (!check.ok) throw invalid({ loc: ['body'], msg: `The body is not a complete JPEG, PNG or WebP image: ${check.problem}`, type: 'image_type' });
+      await store.pictures.put(bytes, check.image.type, now());
       capture.invalidate();
       return reply.code(204).send();
     },
