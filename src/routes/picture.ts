@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { HttpError, invalid } from '../http/errors.js';
 import { sharedCapture } from '../picture/cache.js';
 import { reportPictureHealth } from '../picture/health.js';
-import { IMAGE_TYPES, inspectImage } from '../picture/image-type.js';
+import { detectImageType, IMAGE_TYPES, inspectImage } from '../picture/image-type.js';
 import { CameraUnavailable, MAX_PICTURE_BYTES, type Picture, pictureSource } from '../picture/sources.js';
 import { ErrorBody, ValidationErrorBody } from '../schemas/common.js';
 import type { RouteGroup } from './deps.js';
@@ -102,8 +102,10 @@ const pictureRoutes: RouteGroup = async (app, { config, store, now }) => {
         throw new HttpError(415, 'Unsupported content type: send the image as image/jpeg, image/png or image/webp');
       }
       const bytes = request.body;
+      if (!detectImageType(bytes)) throw invalid({ loc: ['body'], msg: 'The body is not a JPEG, PNG or WebP image', type: 'image_type' });
+      // Magic bytes alone are not enough: a truncated or fake image is refused like a non-image.
       const check = inspectImage(bytes);
-      if (!check.ok) throw invalid({ loc: ['body'], msg: `The body is not a complete JPEG, PNG or WebP image: ${check.problem}`, type: 'image_type' });
+      if (!check.ok) throw invalid({ loc: ['body'], msg: `The body is not a complete image: ${check.problem}`, type: 'image_incomplete' });
       await store.pictures.put(bytes, check.image.type, now());
       capture.invalidate();
       return reply.code(204).send();

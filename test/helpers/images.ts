@@ -28,13 +28,13 @@ export const WEBP_EXTENDED = (() => {
 export const GIF = Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1');
 export const HTML = Buffer.from('<!doctype html><title>login</title>');
 
-/** Bytes that start like an image and are not one: the magic alone, or a real image cut short. */
+/** Bytes with an image's magic that are no image: the magic alone, something else after it, or a real image cut short. */
 export const FAKE_IMAGES: Record<string, Buffer> = {
   'a 5-byte JPEG': Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00]),
   'JPEG magic followed by text': Buffer.concat([Buffer.from([0xff, 0xd8, 0xff]), Buffer.from('command not found'), Buffer.from([0xff, 0xd9])]),
   'a JPEG cut before its end marker': JPEG.subarray(0, JPEG.length - 20),
   'a JPEG without a frame header': Buffer.concat([JPEG.subarray(0, 20), Buffer.from([0xff, 0xda, 0, 2, 0xff, 0xd9])]),
-  'a 4-byte PNG': Buffer.from([0x89, 0x50, 0x4e, 0x47]),
+  'a 4-byte JPEG': Buffer.from([0xff, 0xd8, 0xff, 0xd9]),
   'PNG magic alone': PNG.subarray(0, 8),
   'a PNG cut before IEND': PNG.subarray(0, PNG.length - 12),
   'a PNG of zero width': (() => {
@@ -50,3 +50,26 @@ export const FAKE_IMAGES: Record<string, Buffer> = {
     return webp;
   })(),
 };
+
+/** PNG's chunk checksum (CRC-32), so that padded images stay valid for any decoder. */
+function crc32(bytes: Buffer): number {
+  let crc = 0xffffffff;
+  for (const byte of bytes) {
+    crc ^= byte;
+    for (let bit = 0; bit < 8; bit++) crc = crc & 1 ? (crc >>> 1) ^ 0xedb88320 : crc >>> 1;
+  }
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+/** A complete PNG of exactly `size` bytes: the 2×2 image with a text chunk of padding before its end. */
+export function pngOfSize(size: number): Buffer {
+  const iend = PNG.subarray(PNG.length - 12);
+  const padding = size - PNG.length - 12;
+  if (padding < 0) throw new Error(`a PNG needs at least ${PNG.length + 12} bytes`);
+  const typeAndData = Buffer.concat([Buffer.from('tEXt'), Buffer.from('Comment\0'), Buffer.alloc(padding - 8, 'x')]);
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(typeAndData.length - 4);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(typeAndData));
+  return Buffer.concat([PNG.subarray(0, PNG.length - 12), length, typeAndData, crc, iend]);
+}
