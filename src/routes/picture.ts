@@ -1,8 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { HttpError, invalid } from '../http/errors.js';
 import { sharedCapture } from '../picture/cache.js';
-import { detectImageType, IMAGE_TYPES } from '../picture/image-type.js';
-import { CameraUnavailable, MAX_PICTURE_BYTES, type Picture, pictureSource } from '../picture/sources.js';
+import { reportPictureHealth } from '../picture/health.js';
+import { detectImageType, IMAGE_TYPES, inspectImage } from '../picture/image-type.js';
+import { CameraUnavailable, MAX_PICTURE_BYTES, MAX_REDIRECTS, type Picture, pictureSource } from '../picture/sources.js';
 import { ErrorBody, ValidationErrorBody } from '../schemas/common.js';
 import type { RouteGroup } from './deps.js';
 
@@ -21,7 +22,10 @@ const pictureRoutes: RouteGroup = async (app, { config, store, now }) => {
     if (!stored) throw new CameraUnavailable('no picture uploaded yet');
     return { bytes: stored.bytes, type: stored.content_type as Picture['type'] };
   };
-  const capture = sharedCapture(config.pictureSource ? pictureSource(config.pictureSource, config.pictureTimeoutMs) : uploaded, {
+  const source = config.pictureSource ? pictureSource(config.pictureSource, config.pictureTimeoutMs) : undefined;
+  reportPictureHealth(config, () => source?.state() ?? 'none');
+  app.addHook('onClose', async () => source?.close());
+  const capture = sharedCapture(source ?? uploaded, {
     ttlMs: config.pictureCacheMs,
     failureTtlMs: FAILURE_KEPT_MS,
     now,
@@ -41,14 +45,19 @@ const pictureRoutes: RouteGroup = async (app, { config, store, now }) => {
       description:
         'The current camera image, its Content-Type (image/jpeg, image/png or image/webp) taken from its bytes, sent ' +
         'with Cache-Control: no-store. PICTURE_SOURCE says where it comes from: a snapshot URL (http/https, fetched ' +
-        'within PICTURE_TIMEOUT_MS), `file:` a file or the newest image file of a folder by modification time (other ' +
-        'files skipped), `exec:` a command run by /bin/sh whose standard output is the image (killed with everything it ' +
-        'started when it runs over PICTURE_TIMEOUT_MS, a non-zero exit is a failure), or, unset, the last picture ' +
-        'uploaded with PUT /picture. A picture is shared by every request for PICTURE_CACHE_MS, and concurrent requests ' +
-        'wait for one capture instead of starting their own. A failed capture is answered from memory for at most ' +
-        `${FAILURE_KEPT_MS} ms (never longer than PICTURE_CACHE_MS), then the camera is asked again. 503 when there is ` +
-        'no picture: nothing uploaded, or a source that fails, times out, sends more than 10 MiB or something that is ' +
-        'not a JPEG, PNG or WebP image.',
+        `within PICTURE_TIMEOUT_MS, at most ${MAX_REDIRECTS} redirects followed and only to the same scheme), \`file:\` a ` +
+        'regular file or the newest image file of a folder by modification time (other files, FIFOs, devices and ' +
+        'symlinks that leave the folder skipped; the listing is kept between captures and only what changed is looked ' +
+        'at again; file captures run one at a time, so a file on a hung mount holds one thread and later captures ' +
+        'answer 503 at their limit), `exec:` a command run by /bin/sh whose standard output is the image (killed with ' +
+        'everything it started when it runs over PICTURE_TIMEOUT_MS, a non-zero exit is a failure), or, unset, the ' +
+        'last picture uploaded with PUT /picture. A picture must be complete, with a header giving its dimensions ' +
+        '(JPEG SOF and EOI, PNG IHDR and IEND, WebP VP8/VP8L/VP8X within the announced RIFF length). A picture is ' +
+        'shared by every request for PICTURE_CACHE_MS, and concurrent requests wait for one capture instead of ' +
+        `starting their own. A failed capture is answered from memory for at most ${FAILURE_KEPT_MS} ms (never ` +
+        'longer than PICTURE_CACHE_MS), then the camera is asked again. 503 when there is no picture: nothing ' +
+        'uploaded, or a source that fails, times out, sends more than 10 MiB or something that is not a complete ' +
+        'JPEG, PNG or WebP image. GET /healthz tells the state of the source.',
       response: {
         200: { description: 'The image bytes.', content: imageContent('The image bytes') },
         503: { description: 'Camera not available.', content: json(Type.Ref(ErrorBody)) },
@@ -81,7 +90,10 @@ const pictureRoutes: RouteGroup = async (app, { config, store, now }) => {
         'picture, replacing the previous one; it is kept in the store, so it survives restarts, and GET /picture ' +
         'serves it at once (other processes on the same store within PICTURE_CACHE_MS). The type is taken from the bytes: a body labelled with one accepted type that holds ' +
         'another accepted type is stored and served as what it is, while a body that is not a JPEG, PNG or WebP image ' +
-        'is refused with 422 whatever the header says. 415 for any other Content-Type, 413 over 10 MiB; a refused ' +
+        'is refused with 422 (type image_type) whatever the header says, and one that has an image\'s magic bytes but ' +
+        'is not complete, or has no header giving its dimensions (JPEG SOF and EOI, PNG IHDR and IEND, WebP ' +
+        'VP8/VP8L/VP8X within the announced RIFF length), with 422 (type image_incomplete). 415 for any other ' +
+        'Content-Type, 413 over 10 MiB; a refused ' +
         'upload changes nothing. When PICTURE_SOURCE is set the upload is still stored (it is served once the source ' +
         'is unset) but GET /picture serves the configured source.',
       body: { content: imageContent('The image bytes') },
@@ -89,7 +101,7 @@ const pictureRoutes: RouteGroup = async (app, { config, store, now }) => {
         204: { description: 'Stored.', type: 'null' },
         413: { description: 'Body over 10 MiB.', content: json(Type.Ref(ErrorBody)) },
         415: { description: 'Not an image content type.', content: json(Type.Ref(ErrorBody)) },
-        422: { description: 'The bytes are not a JPEG, PNG or WebP image.', content: json(Type.Ref(ValidationErrorBody)) },
+        422: { description: 'The bytes are not a complete JPEG, PNG or WebP image.', content: json(Type.Ref(ValidationErrorBody)) },
       },
     },
     handler: async (request, reply) => {
@@ -98,9 +110,11 @@ const pictureRoutes: RouteGroup = async (app, { config, store, now }) => {
         throw new HttpError(415, 'Unsupported content type: send the image as image/jpeg, image/png or image/webp');
       }
       const bytes = request.body;
-      const type = detectImageType(bytes);
-      if (!type) throw invalid({ loc: ['body'], msg: 'The body is not a JPEG, PNG or WebP image', type: 'image_type' });
-      await store.pictures.put(bytes, type, now());
+      if (!detectImageType(bytes)) throw invalid({ loc: ['body'], msg: 'The body is not a JPEG, PNG or WebP image', type: 'image_type' });
+      // Magic bytes alone are not enough: a truncated or fake image is refused like a non-image.
+      const check = inspectImage(bytes);
+      if (!check.ok) throw invalid({ loc: ['body'], msg: `The body is not a complete image: ${check.problem}`, type: 'image_incomplete' });
+      await store.pictures.put(bytes, check.image.type, now());
       capture.invalidate();
       return reply.code(204).send();
     },
