@@ -26,6 +26,12 @@ export interface Config {
   databaseStatementTimeoutMs: number;
   /** SQLite only: NORMAL (a power cut may lose the last commits) or FULL (fsync at every commit). */
   sqliteSynchronous: 'normal' | 'full';
+  /** Where timelapse frames, metadata and videos are kept. */
+  timelapseDir: string;
+  /** The most frames one timelapse may plan (bounds its disk use). */
+  timelapseMaxFrames: number;
+  /** The ffmpeg program that assembles timelapse videos. */
+  ffmpegPath: string;
 }
 
 /** A bad configuration value: the message names the variable, so the operator knows what to fix. */
@@ -38,6 +44,9 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
+
+/** Frame files are numbered with six digits. */
+export const MAX_TIMELAPSE_FRAMES = 1_000_000;
 
 type Env = Record<string, string | undefined>;
 
@@ -133,5 +142,8 @@ export function loadConfig(env: Env = process.env): Config {
     databaseConnectTimeoutMs: integer(env, 'DATABASE_CONNECT_TIMEOUT_MS', 5000, 100, 600_000),
     databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 60_000, 100, 24 * 3600_000),
     sqliteSynchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', 'normal', ['normal', 'full'] as const),
+    timelapseDir: text(env, 'TIMELAPSE_DIR') ?? './data/timelapses',
+    timelapseMaxFrames: integer(env, 'TIMELAPSE_MAX_FRAMES', 100_000, 1, MAX_TIMELAPSE_FRAMES),
+    ffmpegPath: text(env, 'FFMPEG_PATH') ?? 'ffmpeg',
   };
 }

@@ -1,10 +1,11 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { HttpError, invalid } from '../http/errors.js';
 import { sharedCapture } from '../picture/cache.js';
 import { detectImageType, IMAGE_TYPES } from '../picture/image-type.js';
 import { CameraUnavailable, MAX_PICTURE_BYTES, type Picture, pictureSource } from '../picture/sources.js';
 import { ErrorBody, ValidationErrorBody } from '../schemas/common.js';
-import type { RouteGroup } from './deps.js';
+import type { RouteDeps } from './deps.js';
 
 const tags = ['Users, tokens and picture'];
 
@@ -15,18 +16,26 @@ const json = (schema: object) => ({ 'application/json': { schema } });
 const imageContent = (description: string) =>
   Object.fromEntries(IMAGE_TYPES.map((type) => [type, { schema: { type: 'string', format: 'binary', description } }]));
 
-const pictureRoutes: RouteGroup = async (app, { config, store, now }) => {
+/**
+ * The camera of PICTURE_SOURCE (or the last upload) behind one shared capture: GET /picture and the
+ * timelapse frames take their pictures from it, so they share captures.
+ */
+export function pictureCamera({ config, store, now }: Pick<RouteDeps, 'config' | 'store' | 'now'>) {
   const uploaded = async (): Promise<Picture> => {
     const stored = await store.pictures.get();
     if (!stored) throw new CameraUnavailable('no picture uploaded yet');
     return { bytes: stored.bytes, type: stored.content_type as Picture['type'] };
   };
-  const capture = sharedCapture(config.pictureSource ? pictureSource(config.pictureSource, config.pictureTimeoutMs) : uploaded, {
+  return sharedCapture(config.pictureSource ? pictureSource(config.pictureSource, config.pictureTimeoutMs) : uploaded, {
     ttlMs: config.pictureCacheMs,
     failureTtlMs: FAILURE_KEPT_MS,
     now,
   });
+}
 
+export type Camera = ReturnType<typeof pictureCamera>;
+
+const pictureRoutes: FastifyPluginAsyncTypebox<RouteDeps & { camera: Camera }> = async (app, { store, now, camera: capture }) => {
   // Image bodies arrive as bytes; these parsers exist only inside this route group.
   for (const type of IMAGE_TYPES) {
     app.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: MAX_PICTURE_BYTES }, (_request, body, done) => done(null, body));

@@ -22,6 +22,9 @@ describe('loadConfig', () => {
       databaseConnectTimeoutMs: 5000,
       databaseStatementTimeoutMs: 60_000,
       sqliteSynchronous: 'normal',
+      timelapseDir: './data/timelapses',
+      timelapseMaxFrames: 100_000,
+      ffmpegPath: 'ffmpeg',
     });
   });
 
@@ -41,8 +44,14 @@ describe('loadConfig', () => {
       SEED_DEFAULTS: 'false',
       BODY_LIMIT_BYTES: '4096',
       LOG_LEVEL: 'warn',
+      TIMELAPSE_DIR: '/var/lib/sensorhub/timelapses',
+      TIMELAPSE_MAX_FRAMES: '500',
+      FFMPEG_PATH: '/usr/local/bin/ffmpeg',
     });
     expect(config).toMatchObject({
+      timelapseDir: '/var/lib/sensorhub/timelapses',
+      timelapseMaxFrames: 500,
+      ffmpegPath: '/usr/local/bin/ffmpeg',
       port: 9000,
       host: '127.0.0.1',
       databaseUrl: 'postgres://u@db/sensorhub',
@@ -82,6 +91,9 @@ describe('loadConfig', () => {
     ['DATABASE_POOL_SIZE', '0'],
     ['DATABASE_CONNECT_TIMEOUT_MS', 'soon'],
     ['SQLITE_SYNCHRONOUS', 'sometimes'],
+    ['TIMELAPSE_MAX_FRAMES', '0'],
+    ['TIMELAPSE_MAX_FRAMES', 'lots'],
+    ['TIMELAPSE_MAX_FRAMES', '1000001'],
   ])('refuses %s=%s, naming the variable', (name, value) => {
     let error: unknown;
     try {
