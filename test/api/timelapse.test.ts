@@ -262,6 +262,34 @@ describe.each(storeKinds())('timelapses (%s)', (kind) => {
     });
   });
 
+  it('resumes a running timelapse when the service starts again, until its end date', async () => {
+    if (!databases.has(kind)) databases.set(kind, await scratchDatabase(kind));
+    const folder = mkdtempSync(join(tmpdir(), 'sensorhub-timelapse-test-'));
+    const env = { PICTURE_SOURCE: camera.url, PICTURE_CACHE_MS: '0', TIMELAPSE_DIR: folder };
+    try {
+      const first = await startService(kind, { database: databases.get(kind), env });
+      const { metadata } = (await first.post('/timelapse/start', { frequency: 1, duration: 5, framerate: 3 })).body;
+      await until('a frame', async () => ((await first.get('/timelapse/status')).body.metadata.frames >= 1 ? true : undefined));
+      await first.close();
+      const before = JSON.parse(readFileSync(join(folder, metadata.id, 'metadata.json'), 'utf8'));
+      expect(before.state).toBe('running');
+
+      const second = await startService(kind, { database: databases.get(kind), env });
+      try {
+        expect((await second.get('/timelapse/status')).body).toMatchObject({ running: true, metadata: { id: metadata.id, start_date: metadata.start_date } });
+        const done = await readyOne(second, metadata.id);
+        expect(done.frames).toBeGreaterThan(before.frames);
+        expect(done.frames + done.failed_frames).toBe(5);
+        writeFileSync(join(folder, 'v.mp4'), Buffer.from(await (await fetch(`${second.url}/timelapse/${metadata.id}/download`)).arrayBuffer()));
+        expect(probeVideo(join(folder, 'v.mp4')).frames).toBe(done.frames);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
   describe('refuses a bad configuration with 422 and writes nothing', () => {
     beforeAll(async () => {
       dir = join(tmpdir(), `sensorhub-timelapse-never-${process.pid}-${kind}`);
