@@ -426,3 +426,28 @@ describe.each(storeKinds())('timelapses in AUTH_MODE=enforced (%s)', (kind) => {
     expect((await service.request('DELETE', `/timelapse/${id}`, { token: tokens.editor })).status).toBe(204);
   });
 });
+
+describe('the timelapse routes in the OpenAPI document', () => {
+  let document: { paths: Record<string, Record<string, { description: string }>> };
+  beforeAll(async () => {
+    const service = await startService('sqlite');
+    document = (await service.get('/openapi.json')).body;
+    await service.close();
+  });
+
+  it.each([
+    ['post', '/timelapse/start', 'Start Timelapse'],
+    ['post', '/timelapse/stop', 'Stop Timelapse'],
+    ['get', '/timelapse/status', 'Timelapse Status'],
+    ['get', '/timelapse/frame-info', 'Timelapse Frame Info'],
+    ['get', '/timelapse/latest-frame', 'Latest Timelapse Frame'],
+    ['get', '/timelapse', 'Timelapses'],
+    ['get', '/timelapse/{id}/download', 'Download Timelapse'],
+    ['delete', '/timelapse/{id}', 'Delete Timelapse'],
+  ])('has %s %s as "%s", tagged Timelapse and described', (method, path, summary) => {
+    const operation = document.paths[path]?.[method];
+    expect(operation, `${method} ${path}`).toBeDefined();
+    expect(operation).toMatchObject({ summary, tags: ['Timelapse'], operationId: expect.stringMatching(/^[a-z][A-Za-z]+$/) });
+    expect(operation.description.length).toBeGreaterThan(40);
+  });
+});
