@@ -84,6 +84,8 @@ export function timelapseService(options: TimelapseServiceOptions) {
   let closed = false;
 
   const save = (record: TimelapseRecord): Promise<void> => {
+    // Deleted meanwhile (a stop or an end that crossed a delete): its folder is gone for good.
+    if (!records.has(record.id)) return Promise.resolve();
     const snapshot = { ...record };
     const next = (saves.get(record.id) ?? Promise.resolve())
       .then(() => folder.writeRecord(snapshot))
@@ -157,7 +159,7 @@ export function timelapseService(options: TimelapseServiceOptions) {
   function assemble(record: TimelapseRecord): void {
     const abort = new AbortController();
     const done = assemblyQueue.then(async () => {
-      if (abort.signal.aborted || closed) return;
+      if (abort.signal.aborted || closed || !records.has(record.id)) return;
       if (record.frames > 0) {
         try {
           await assembleVideo({

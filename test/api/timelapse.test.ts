@@ -262,6 +262,19 @@ describe.each(storeKinds())('timelapses (%s)', (kind) => {
     });
   });
 
+  it('shares captures with GET /picture: a dashboard showing the picture makes no capture of its own', async () => {
+    await withService({ PICTURE_CACHE_MS: '60000' }, async (s, folder) => {
+      const servedBefore = camera.served;
+      const { id } = (await s.post('/timelapse/start', { frequency: 1, duration: 600, framerate: 1 })).body.metadata;
+      await until('a frame', async () => ((await s.get('/timelapse/status')).body.metadata.frames >= 1 ? true : undefined));
+      const pictures = await Promise.all(Array.from({ length: 5 }, async () => Buffer.from(await (await fetch(`${s.url}/picture`)).arrayBuffer())));
+      const frame = readFileSync(join(folder, id, 'frames', '000000.jpg'));
+      for (const picture of pictures) expect(picture.equals(frame)).toBe(true);
+      expect(camera.served - servedBefore).toBe(1);
+      expect((await s.request('DELETE', `/timelapse/${id}`)).status).toBe(204);
+    });
+  });
+
   it('resumes a running timelapse when the service starts again, until its end date', async () => {
     if (!databases.has(kind)) databases.set(kind, await scratchDatabase(kind));
     const folder = mkdtempSync(join(tmpdir(), 'sensorhub-timelapse-test-'));

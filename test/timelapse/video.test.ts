@@ -79,17 +79,17 @@ describe('assembleVideo with the real ffmpeg', () => {
       }
     };
     const waitForPid = async () => {
-      for (let i = 0; i < 200 && !existsSync(join(dir, 'pid')); i++) await new Promise((r) => setTimeout(r, 10));
+      for (let i = 0; i < 2000 && !existsSync(join(dir, 'pid')); i++) await new Promise((r) => setTimeout(r, 10));
       return Number(readFileSync(join(dir, 'pid'), 'utf8'));
     };
 
     it('is killed at its time limit', async () => {
       writeFrames(realJpegs(1));
-      const error = await failure(assembleVideo(options({ ffmpegPath: hanging(), timeLimitMs: 300 })));
+      const error = await failure(assembleVideo(options({ ffmpegPath: hanging(), timeLimitMs: 3000 })));
       expect(error.kind).toBe('timeout');
       expect(error.message).toMatch(/time limit/);
       const pid = await waitForPid();
-      for (let i = 0; i < 100 && !gone(pid); i++) await new Promise((r) => setTimeout(r, 10));
+      for (let i = 0; i < 1000 && !gone(pid); i++) await new Promise((r) => setTimeout(r, 10));
       expect(gone(pid)).toBe(true);
       expect(existsSync(join(dir, 'timelapse.mp4'))).toBe(false);
     });
@@ -101,7 +101,7 @@ describe('assembleVideo with the real ffmpeg', () => {
       const pid = await waitForPid();
       abort.abort();
       expect((await failure(work)).message).toMatch(/aborted/);
-      for (let i = 0; i < 100 && !gone(pid); i++) await new Promise((r) => setTimeout(r, 10));
+      for (let i = 0; i < 1000 && !gone(pid); i++) await new Promise((r) => setTimeout(r, 10));
       expect(gone(pid)).toBe(true);
     });
   });
