@@ -100,6 +100,8 @@ describe('a timelapse service that starts again', () => {
     // Slots 2 and 3 passed while it was down; 4, 5 and 6 were taken.
     expect(done).toMatchObject({ frames: 5, failed_frames: 2, state: 'finished', start_date: earlier.start_date });
     expect(probeVideo(join(dir, earlier.id, 'timelapse.mp4'))).toMatchObject({ frames: 5, frameRate: '5/1' });
+    // Memory first, then the file: the metadata lands on disk right after.
+    await until('the metadata on disk', () => onDisk(earlier.id).state === 'finished');
     expect(onDisk(earlier.id)).toMatchObject({ frames: 5, ready: true, state: 'finished' });
     expect(logged.some((l) => l.msg === 'timelapse resumed')).toBe(true);
   });
