@@ -18,12 +18,15 @@ import actuatorRoutes from './routes/actuators.js';
 import measurementRoutes from './routes/measurements.js';
 import metricsRoutes from './routes/metrics.js';
 import opsRoutes from './routes/ops.js';
-import pictureRoutes from './routes/picture.js';
+import pictureRoutes, { pictureCamera } from './routes/picture.js';
 import prototypeRoutes from './routes/prototypes.js';
 import sensorRoutes from './routes/sensors.js';
+import timelapseRoutes from './routes/timelapse.js';
 import userRoutes from './routes/users.js';
 import type { Store } from './store/index.js';
 import { isMissingReference, isStoreUnavailable } from './store/errors.js';
+import { realTimers } from './timelapse/scheduler.js';
+import { timelapseService } from './timelapse/service.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -149,7 +152,19 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
   await app.register(measurementRoutes, deps);
   await app.register(actuatorRoutes, deps);
   await app.register(userRoutes, deps);
-  await app.register(pictureRoutes, deps);
+  const camera = pictureCamera(deps);
+  await app.register(pictureRoutes, { ...deps, camera });
+  const timelapses = timelapseService({
+    dir: config.timelapseDir,
+    ffmpegPath: config.ffmpegPath,
+    capture: () => camera.get(),
+    timers: realTimers(now),
+    log: app.log,
+  });
+  // A timelapse that was running resumes once the app is ready; on close (SIGTERM) its timer stops.
+  app.addHook('onReady', () => timelapses.resume());
+  app.addHook('onClose', () => timelapses.close());
+  await app.register(timelapseRoutes, { ...deps, timelapses });
   await app.register(metricsRoutes, { metrics });
 
   // Where tokens are checked or origins told apart, every request takes the full pipeline.

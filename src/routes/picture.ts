@@ -1,3 +1,4 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { HttpError, invalid } from '../http/errors.js';
 import { sharedCapture } from '../picture/cache.js';
@@ -5,7 +6,7 @@ import { reportPictureHealth } from '../picture/health.js';
 import { detectImageType, IMAGE_TYPES, inspectImage } from '../picture/image-type.js';
 import { CameraUnavailable, MAX_PICTURE_BYTES, MAX_REDIRECTS, type Picture, pictureSource } from '../picture/sources.js';
 import { ErrorBody, ValidationErrorBody } from '../schemas/common.js';
-import type { RouteGroup } from './deps.js';
+import type { RouteDeps } from './deps.js';
 
 const tags = ['Users, tokens and picture'];
 
@@ -16,7 +17,11 @@ const json = (schema: object) => ({ 'application/json': { schema } });
 const imageContent = (description: string) =>
   Object.fromEntries(IMAGE_TYPES.map((type) => [type, { schema: { type: 'string', format: 'binary', description } }]));
 
-const pictureRoutes: RouteGroup = async (app, { config, store, now }) => {
+/**
+ * The camera of PICTURE_SOURCE (or the last upload) behind one shared capture: GET /picture and the
+ * timelapse frames take their pictures from it, so they share captures.
+ */
+export function pictureCamera({ config, store, now }: Pick<RouteDeps, 'config' | 'store' | 'now'>) {
   const uploaded = async (): Promise<Picture> => {
     const stored = await store.pictures.get();
     if (!stored) throw new CameraUnavailable('no picture uploaded yet');
@@ -24,13 +29,19 @@ const pictureRoutes: RouteGroup = async (app, { config, store, now }) => {
   };
   const source = config.pictureSource ? pictureSource(config.pictureSource, config.pictureTimeoutMs) : undefined;
   reportPictureHealth(config, () => source?.state() ?? 'none');
-  app.addHook('onClose', async () => source?.close());
   const capture = sharedCapture(source ?? uploaded, {
     ttlMs: config.pictureCacheMs,
     failureTtlMs: FAILURE_KEPT_MS,
     now,
   });
+  // Stops the source's folder watch, if it has one.
+  return Object.assign(capture, { close: () => source?.close() });
+}
 
+export type Camera = ReturnType<typeof pictureCamera>;
+
+const pictureRoutes: FastifyPluginAsyncTypebox<RouteDeps & { camera: Camera }> = async (app, { store, now, camera: capture }) => {
+  app.addHook('onClose', async () => capture.close());
   // Image bodies arrive as bytes; these parsers exist only inside this route group.
   for (const type of IMAGE_TYPES) {
     app.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: MAX_PICTURE_BYTES }, (_request, body, done) => done(null, body));
