@@ -22,10 +22,13 @@ import opsRoutes from './routes/ops.js';
 import pictureRoutes from './routes/picture.js';
 import prototypeRoutes from './routes/prototypes.js';
 import sensorRoutes from './routes/sensors.js';
+import timelapseRoutes from './routes/timelapse.js';
 import userRoutes from './routes/users.js';
 import { createServices } from './services/index.js';
 import type { Store } from './store/index.js';
 import { isMissingReference, isStoreUnavailable } from './store/errors.js';
+import { realTimers } from './timelapse/scheduler.js';
+import { timelapseService } from './timelapse/service.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -156,6 +159,18 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
   await app.register(actuatorRoutes, deps);
   await app.register(userRoutes, deps);
   await app.register(pictureRoutes, deps);
+  app.addHook('onClose', async () => services.pictures.close());
+  const timelapses = timelapseService({
+    dir: config.timelapseDir,
+    ffmpegPath: config.ffmpegPath,
+    capture: () => services.pictures.current(),
+    timers: realTimers(now),
+    log: app.log,
+  });
+  // A timelapse that was running resumes once the app is ready; on close (SIGTERM) its timer stops.
+  app.addHook('onReady', () => timelapses.resume());
+  app.addHook('onClose', () => timelapses.close());
+  await app.register(timelapseRoutes, { ...deps, timelapses });
   await app.register(metricsRoutes, { metrics });
 
   // Where tokens are checked or origins told apart, every request takes the full pipeline.
