@@ -46,7 +46,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('when PostgreSQL stops answering (
     ];
     const { result: healthReply, ms: healthMs } = await health;
     expect(healthReply.status).toBe(503);
-    expect(healthReply.body).toEqual({ status: 'unavailable', detail: 'Database unavailable' });
+    expect(healthReply.body).toEqual({ status: 'unavailable', detail: 'Database unavailable', picture: 'none' });
     // Its own one-second query limit, not the statement limit (10 s): a tenfold margin.
     expect(healthMs).toBeLessThan(STATEMENT_TIMEOUT_MS);
 

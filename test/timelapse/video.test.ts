@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { assembleVideo, VideoFailure } from '../../src/timelapse/video.js';
 import { probeVideo, realJpegs } from '../helpers/camera.js';
-import { JPEG } from '../helpers/images.js';
+import { FAKE_IMAGES } from '../helpers/images.js';
 
 let dir: string;
 let frames: string;
@@ -56,7 +56,8 @@ describe('assembleVideo with the real ffmpeg', () => {
   });
 
   it('reports ffmpeg failing on frames it cannot read, and leaves no file', async () => {
-    writeFrames([JPEG, JPEG]);
+    const unreadable = FAKE_IMAGES['JPEG magic followed by text'];
+    writeFrames([unreadable, unreadable]);
     const error = await failure(assembleVideo(options()));
     expect(error.kind).toBe('failed');
     expect(error.message).toMatch(/^ffmpeg exited with \d+/);
