@@ -32,7 +32,12 @@ export async function readRegularFile(path: string, checked: Stats, options: { f
 }
 
 /** The first bytes of a regular file (enough to recognise a type), or undefined when it cannot be read. */
-export async function readStart(path: string, checked: Stats, length: number, options: { followLinks: boolean }): Promise<Buffer | undefined> {
+export async function readStart(
+  path: string,
+  checked: Stats,
+  length: number,
+  options: { followLinks: boolean },
+): Promise<Buffer | undefined> {
   if (!checked.isFile()) return undefined;
   try {
     const handle = await open(path, options.followLinks ? READ : READ | constants.O_NOFOLLOW);

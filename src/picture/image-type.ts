@@ -103,7 +103,8 @@ function webpSize(bytes: Uint8Array, view: DataView): Size {
       size = sized(1 + (view.getUint32(data + 4, true) & 0xffffff), 1 + (view.getUint32(data + 6, true) >>> 8), 'WebP VP8X header');
     } else if (fourcc === 'VP8 ') {
       hasImage = true;
-      if (length < 10 || bytes[data + 3] !== 0x9d || bytes[data + 4] !== 0x01 || bytes[data + 5] !== 0x2a) return 'WebP with a malformed VP8 frame';
+      if (length < 10 || bytes[data + 3] !== 0x9d || bytes[data + 4] !== 0x01 || bytes[data + 5] !== 0x2a)
+        return 'WebP with a malformed VP8 frame';
       size ??= sized(view.getUint16(data + 6, true) & 0x3fff, view.getUint16(data + 8, true) & 0x3fff, 'WebP VP8 frame');
     } else if (fourcc === 'VP8L') {
       hasImage = true;

@@ -24,7 +24,7 @@ const timelapseRoutes: FastifyPluginAsyncTypebox<RouteDeps & { timelapses: Timel
       summary: 'Start Timelapse',
       operationId: 'startTimelapse',
       description:
-        'Starts a timelapse: frame n is taken from the camera (GET /picture\'s source, sharing its captures and ' +
+        "Starts a timelapse: frame n is taken from the camera (GET /picture's source, sharing its captures and " +
         'PICTURE_CACHE_MS) at start + n × frequency, for every n with n × frequency < duration; a late capture does ' +
         'not move the frames after it. A failed capture is skipped and counted in failed_frames; it never ends the ' +
         'timelapse. Every frame has the image type of the first (a frame of another type counts as failed). When ' +
@@ -124,7 +124,7 @@ const timelapseRoutes: FastifyPluginAsyncTypebox<RouteDeps & { timelapses: Timel
       summary: 'Download Timelapse',
       operationId: 'downloadTimelapse',
       description:
-        'The video: H.264 MP4 (yuv420p) at the timelapse\'s framerate, one frame per frame taken, streamed from disk ' +
+        "The video: H.264 MP4 (yuv420p) at the timelapse's framerate, one frame per frame taken, streamed from disk " +
         'with Content-Length, `Content-Disposition: attachment; filename=timelapse_<id>.mp4`, and range requests ' +
         '(206 with Content-Range; 416 for a range past the end) and conditional requests (ETag, Last-Modified). 404 for an unknown id; 409 while the video is not ' +
         'ready, with a `detail` that says why: still running, being assembled, no frame taken, or ffmpeg missing or ' +
@@ -132,7 +132,10 @@ const timelapseRoutes: FastifyPluginAsyncTypebox<RouteDeps & { timelapses: Timel
       params: TimelapseIdParams,
       response: {
         200: { description: 'The video.', content: { 'video/mp4': { schema: { type: 'string', format: 'binary' } } } },
-        206: { description: 'The requested range of the video.', content: { 'video/mp4': { schema: { type: 'string', format: 'binary' } } } },
+        206: {
+          description: 'The requested range of the video.',
+          content: { 'video/mp4': { schema: { type: 'string', format: 'binary' } } },
+        },
         ...errorResponses(404, 409, 412, 416),
       },
     },
@@ -172,7 +175,8 @@ const timelapseRoutes: FastifyPluginAsyncTypebox<RouteDeps & { timelapses: Timel
       tags,
       summary: 'Delete Timelapse',
       operationId: 'deleteTimelapse',
-      description: 'Deletes a timelapse with its frames and video; a running one is stopped first (no video is made). 404 for an unknown id.',
+      description:
+        'Deletes a timelapse with its frames and video; a running one is stopped first (no video is made). 404 for an unknown id.',
       params: TimelapseIdParams,
       response: { 204: { description: 'Deleted.', type: 'null' }, ...errorResponses(404) },
     },

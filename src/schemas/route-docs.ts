@@ -73,7 +73,12 @@ export const measurementDocs = {
 };
 
 export const actuatorDocs = {
-  post: doc(ACTUATORS, 'Post Actuator', 'postActuator', 'Registers a pump on an existing sensor. last_activated starts at the creation time.'),
+  post: doc(
+    ACTUATORS,
+    'Post Actuator',
+    'postActuator',
+    'Registers a pump on an existing sensor. last_activated starts at the creation time.',
+  ),
   patch: doc(
     ACTUATORS,
     'Update Actuators',
@@ -215,14 +220,14 @@ export const pictureDocs = {
     'Upload Picture',
     'uploadPicture',
     'Stores the raw request body (Content-Type image/jpeg, image/png or image/webp, at most 10 MiB) as the ' +
-        'picture, replacing the previous one; it is kept in the store, so it survives restarts, and GET /picture ' +
-        'serves it at once (other processes on the same store within PICTURE_CACHE_MS). The type is taken from the bytes: a body labelled with one accepted type that holds ' +
-        'another accepted type is stored and served as what it is, while a body that is not a JPEG, PNG or WebP image ' +
-        'is refused with 422 (type image_type) whatever the header says, and one that has an image\'s magic bytes but ' +
-        'is not complete, or has no header giving its dimensions (JPEG SOF and EOI, PNG IHDR and IEND, WebP ' +
-        'VP8/VP8L/VP8X within the announced RIFF length), with 422 (type image_incomplete). 415 for any other ' +
-        'Content-Type, 413 over 10 MiB; a refused ' +
-        'upload changes nothing. When PICTURE_SOURCE is set the upload is still stored (it is served once the source ' +
-        'is unset) but GET /picture serves the configured source.',
+      'picture, replacing the previous one; it is kept in the store, so it survives restarts, and GET /picture ' +
+      'serves it at once (other processes on the same store within PICTURE_CACHE_MS). The type is taken from the bytes: a body labelled with one accepted type that holds ' +
+      'another accepted type is stored and served as what it is, while a body that is not a JPEG, PNG or WebP image ' +
+      "is refused with 422 (type image_type) whatever the header says, and one that has an image's magic bytes but " +
+      'is not complete, or has no header giving its dimensions (JPEG SOF and EOI, PNG IHDR and IEND, WebP ' +
+      'VP8/VP8L/VP8X within the announced RIFF length), with 422 (type image_incomplete). 415 for any other ' +
+      'Content-Type, 413 over 10 MiB; a refused ' +
+      'upload changes nothing. When PICTURE_SOURCE is set the upload is still stored (it is served once the source ' +
+      'is unset) but GET /picture serves the configured source.',
   ),
 };

@@ -40,7 +40,8 @@ export const TimelapseMetadata = Type.Object(
     name: Type.String(),
     frames: Type.Integer({ description: 'Frames taken so far.' }),
     failed_frames: Type.Integer({
-      description: 'Frames due so far that were not taken: the camera failed, the previous capture overran the period, or the service was down.',
+      description:
+        'Frames due so far that were not taken: the camera failed, the previous capture overran the period, or the service was down.',
     }),
     framerate: Type.Number({ description: 'Frames per second of the video.' }),
     start_date: DateTimeOutput(),
@@ -54,7 +55,9 @@ export const TimelapseMetadata = Type.Object(
 export const TimelapseStatus = Type.Object(
   {
     running: Type.Boolean(),
-    metadata: Type.Union([TimelapseMetadata, Type.Null()], { description: 'The running timelapse, else the last one started; null when there is none.' }),
+    metadata: Type.Union([TimelapseMetadata, Type.Null()], {
+      description: 'The running timelapse, else the last one started; null when there is none.',
+    }),
     config: Type.Union([TimelapseSettings, Type.Null()], { description: 'The configuration of that timelapse.' }),
   },
   { title: 'TimelapseStatus' },

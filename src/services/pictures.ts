@@ -40,9 +40,11 @@ export function pictureService({ store, now }: ServiceDeps, settings: PictureSet
      * bytes alone are not enough: a truncated or fake image is refused like a non-image.
      */
     async upload(bytes: Buffer): Promise<void> {
-      if (!detectImageType(bytes)) throw new InvalidInput({ loc: ['body'], msg: 'The body is not a JPEG, PNG or WebP image', type: 'image_type' });
+      if (!detectImageType(bytes))
+        throw new InvalidInput({ loc: ['body'], msg: 'The body is not a JPEG, PNG or WebP image', type: 'image_type' });
       const check = inspectImage(bytes);
-      if (!check.ok) throw new InvalidInput({ loc: ['body'], msg: `The body is not a complete image: ${check.problem}`, type: 'image_incomplete' });
+      if (!check.ok)
+        throw new InvalidInput({ loc: ['body'], msg: `The body is not a complete image: ${check.problem}`, type: 'image_incomplete' });
       await store.pictures.put(bytes, check.image.type, now());
       capture.invalidate();
     },

@@ -12,7 +12,13 @@ export interface PlannedTimelapse {
  */
 export function timelapseConfigIssues(config: PlannedTimelapse, maxFrames: number): ValidationIssue[] {
   if (config.duration < config.frequency) {
-    return [{ loc: ['body', 'duration'], msg: `duration (${config.duration} s) must be at least frequency (${config.frequency} s)`, type: 'duration_too_short' }];
+    return [
+      {
+        loc: ['body', 'duration'],
+        msg: `duration (${config.duration} s) must be at least frequency (${config.frequency} s)`,
+        type: 'duration_too_short',
+      },
+    ];
   }
   const frames = slotCount({ startMs: 0, frequencyMs: config.frequency * 1000, durationMs: config.duration * 1000 });
   if (frames > maxFrames) {

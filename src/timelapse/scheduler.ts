@@ -49,10 +49,13 @@ export function frameScheduler(options: FrameSchedulerOptions): FrameScheduler {
   const at = (time: number, run: () => void) => {
     const delay = time - timers.now();
     if (delay <= 0) return run();
-    timer = timers.setTimeout(() => {
-      timer = undefined;
-      if (!stopped) at(time, run);
-    }, Math.min(delay, LONGEST_TIMER_MS));
+    timer = timers.setTimeout(
+      () => {
+        timer = undefined;
+        if (!stopped) at(time, run);
+      },
+      Math.min(delay, LONGEST_TIMER_MS),
+    );
   };
 
   const take = (slot: number) => {

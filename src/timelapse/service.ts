@@ -110,7 +110,10 @@ export function timelapseService(options: TimelapseServiceOptions) {
     if (signal.aborted) return;
     if (record.image_type !== null && picture.type !== record.image_type) {
       record.failed_frames++;
-      log.warn({ timelapse: record.id, type: picture.type, expected: record.image_type }, 'timelapse frame skipped: the camera changed image type');
+      log.warn(
+        { timelapse: record.id, type: picture.type, expected: record.image_type },
+        'timelapse frame skipped: the camera changed image type',
+      );
       return save(record);
     }
     try {
@@ -204,7 +207,10 @@ export function timelapseService(options: TimelapseServiceOptions) {
 
   const warnWithoutFfmpeg = async () => {
     if (!(await ffmpegRuns(options.ffmpegPath))) {
-      log.warn({ ffmpeg: options.ffmpegPath }, `timelapse frames are taken, but no video can be made: ${ffmpegMissing(options.ffmpegPath)}`);
+      log.warn(
+        { ffmpeg: options.ffmpegPath },
+        `timelapse frames are taken, but no video can be made: ${ffmpegMissing(options.ffmpegPath)}`,
+      );
     }
   };
 
@@ -270,7 +276,8 @@ export function timelapseService(options: TimelapseServiceOptions) {
       const record = records.get(id);
       if (!record) throw new TimelapseNotFound(`Timelapse ${id} not found`);
       if (record.ready) return { path: folder.videoPath(id), record };
-      if (record.state === 'running') throw new VideoNotReady(`Timelapse ${id} is still running: its video is made when it ends or is stopped`);
+      if (record.state === 'running')
+        throw new VideoNotReady(`Timelapse ${id} is still running: its video is made when it ends or is stopped`);
       if (record.state === 'assembling') throw new VideoNotReady(`The video of timelapse ${id} is being assembled: try again shortly`);
       if (record.frames === 0) throw new VideoNotReady(`Timelapse ${id} has no video: no frame was taken (the camera gave no picture)`);
       throw new VideoNotReady(`The video of timelapse ${id} could not be made: ${record.video_failure?.message ?? 'unknown reason'}`);

@@ -103,7 +103,11 @@ function runFfmpeg(options: AssembleOptions, target: string): Promise<void> {
       stderr = (stderr + chunk.toString()).slice(-1000);
     });
     child.once('error', (error: NodeJS.ErrnoException) => {
-      finish(error.code === 'ENOENT' ? new VideoFailure('missing', ffmpegMissing(options.ffmpegPath)) : new VideoFailure('failed', `ffmpeg could not run: ${error.message}`));
+      finish(
+        error.code === 'ENOENT'
+          ? new VideoFailure('missing', ffmpegMissing(options.ffmpegPath))
+          : new VideoFailure('failed', `ffmpeg could not run: ${error.message}`),
+      );
     });
     child.once('close', (code, signal) => {
       if (code === 0) return finish();

@@ -251,7 +251,12 @@ describe.each(storeKinds())('file and command cameras (%s)', (kind) => {
   };
 
   it('serves a file', async () => {
-    expect(await serve(`file:${join(dir, 'a.jpg')}`)).toMatchObject({ status: 200, type: 'image/jpeg', cacheControl: 'no-store', bytes: JPEG });
+    expect(await serve(`file:${join(dir, 'a.jpg')}`)).toMatchObject({
+      status: 200,
+      type: 'image/jpeg',
+      cacheControl: 'no-store',
+      bytes: JPEG,
+    });
     expect(await serve(`file://${join(dir, 'b.png')}`)).toMatchObject({ status: 200, type: 'image/png', bytes: PNG });
     expectUnavailable(await serve(`file:${join(dir, 'notes.txt')}`));
     expectUnavailable(await serve(`file:${join(dir, 'c.jpg')}`));
@@ -336,7 +341,12 @@ describe.each(storeKinds())('file and command cameras (%s)', (kind) => {
   });
 
   it('serves what a command prints, through the shell', async () => {
-    expect(await serve(`exec:cat ${join(dir, 'b.png')}`)).toMatchObject({ status: 200, type: 'image/png', cacheControl: 'no-store', bytes: PNG });
+    expect(await serve(`exec:cat ${join(dir, 'b.png')}`)).toMatchObject({
+      status: 200,
+      type: 'image/png',
+      cacheControl: 'no-store',
+      bytes: PNG,
+    });
     expect(await serve(`exec:cat "${join(dir, 'a.jpg')}" | cat`)).toMatchObject({ status: 200, type: 'image/jpeg', bytes: JPEG });
   });
 

@@ -133,7 +133,9 @@ describe.each(storeKinds())('uploaded picture (%s)', (kind) => {
       const before = await stored(service);
       const res = await upload(service, bytes, 'image/jpeg');
       expect(res.status).toBe(422);
-      expect(res.body.detail).toEqual([{ loc: ['body'], msg: expect.stringMatching(/^The body is not a complete image: /), type: 'image_incomplete' }]);
+      expect(res.body.detail).toEqual([
+        { loc: ['body'], msg: expect.stringMatching(/^The body is not a complete image: /), type: 'image_incomplete' },
+      ]);
       expect(await stored(service)).toEqual(before);
       expect(await getPicture(service)).toMatchObject({ status: 200, type: 'image/png', bytes: PNG });
     });
@@ -177,7 +179,11 @@ describe.each(storeKinds())('uploaded picture (%s)', (kind) => {
       service = await startService(kind, { env: { AUTH_MODE: 'enforced', PICTURE_CACHE_MS: '0' } });
       const { tokenSecret, tokenService } = await import('../../src/auth/tokens.js');
       const issuer = tokenService(await tokenSecret(undefined, service.store.settings), 3600_000);
-      for (const [name, permissions] of [['device', 1], ['reader', 2], ['editor', 6]] as const) {
+      for (const [name, permissions] of [
+        ['device', 1],
+        ['reader', 2],
+        ['editor', 6],
+      ] as const) {
         const user = await service.store.users.create({ username: name, password_hash: 'x', permissions, created_at: Date.now() });
         tokens[name] = await issuer.issue(user!, Date.now());
       }

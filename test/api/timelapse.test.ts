@@ -104,7 +104,9 @@ describe.each(storeKinds())('timelapses (%s)', (kind) => {
     it('shows the newest frame while it runs, and the same status at /status and /frame-info', async () => {
       const frame = await until('a first frame', async () => {
         const res = await fetch(`${service.url}/timelapse/latest-frame`);
-        return res.status === 200 ? { type: res.headers.get('content-type'), cache: res.headers.get('cache-control'), bytes: Buffer.from(await res.arrayBuffer()) } : undefined;
+        return res.status === 200
+          ? { type: res.headers.get('content-type'), cache: res.headers.get('cache-control'), bytes: Buffer.from(await res.arrayBuffer()) }
+          : undefined;
       });
       expect(frame.type).toBe('image/jpeg');
       expect(frame.cache).toBe('no-store');
@@ -152,7 +154,9 @@ describe.each(storeKinds())('timelapses (%s)', (kind) => {
       expect(res.headers.get('content-length')).toBe('100');
       expect(Buffer.from(await res.arrayBuffer()).equals(whole.subarray(100, 200))).toBe(true);
 
-      const past = await fetch(`${service.url}/timelapse/${started.metadata.id}/download`, { headers: { range: `bytes=${whole.length + 10}-` } });
+      const past = await fetch(`${service.url}/timelapse/${started.metadata.id}/download`, {
+        headers: { range: `bytes=${whole.length + 10}-` },
+      });
       expect(past.status).toBe(416);
       expect(past.headers.get('content-range')).toBe(`bytes */${whole.length}`);
       expect(await past.json()).toEqual({ detail: 'Range Not Satisfiable' });
@@ -256,7 +260,9 @@ describe.each(storeKinds())('timelapses (%s)', (kind) => {
         return /running|being assembled/.test(res.body.detail) ? undefined : res;
       });
       expect(refused.status).toBe(409);
-      expect(refused.body.detail).toMatch(/ffmpeg was not found \(FFMPEG_PATH=\/nonexistent\/bin\/ffmpeg\): install it \(apt install ffmpeg\)/);
+      expect(refused.body.detail).toMatch(
+        /ffmpeg was not found \(FFMPEG_PATH=\/nonexistent\/bin\/ffmpeg\): install it \(apt install ffmpeg\)/,
+      );
       const [metadata] = await list(s);
       expect(metadata).toMatchObject({ id, ready: false });
       expect(metadata.frames).toBeGreaterThanOrEqual(1);
@@ -271,7 +277,9 @@ describe.each(storeKinds())('timelapses (%s)', (kind) => {
       const servedBefore = camera.served;
       const { id } = (await s.post('/timelapse/start', { frequency: 1, duration: 600, framerate: 1 })).body.metadata;
       await until('a frame', async () => ((await s.get('/timelapse/status')).body.metadata.frames >= 1 ? true : undefined));
-      const pictures = await Promise.all(Array.from({ length: 5 }, async () => Buffer.from(await (await fetch(`${s.url}/picture`)).arrayBuffer())));
+      const pictures = await Promise.all(
+        Array.from({ length: 5 }, async () => Buffer.from(await (await fetch(`${s.url}/picture`)).arrayBuffer())),
+      );
       const frame = readFileSync(join(folder, id, 'frames', '000000.jpg'));
       for (const picture of pictures) expect(picture.equals(frame)).toBe(true);
       expect(camera.served - servedBefore).toBe(1);
@@ -293,11 +301,17 @@ describe.each(storeKinds())('timelapses (%s)', (kind) => {
 
       const second = await startService(kind, { database: databases.get(kind), env });
       try {
-        expect((await second.get('/timelapse/status')).body).toMatchObject({ running: true, metadata: { id: metadata.id, start_date: metadata.start_date } });
+        expect((await second.get('/timelapse/status')).body).toMatchObject({
+          running: true,
+          metadata: { id: metadata.id, start_date: metadata.start_date },
+        });
         const done = await readyOne(second, metadata.id);
         expect(done.frames).toBeGreaterThan(before.frames);
         expect(done.frames + done.failed_frames).toBe(5);
-        writeFileSync(join(folder, 'v.mp4'), Buffer.from(await (await fetch(`${second.url}/timelapse/${metadata.id}/download`)).arrayBuffer()));
+        writeFileSync(
+          join(folder, 'v.mp4'),
+          Buffer.from(await (await fetch(`${second.url}/timelapse/${metadata.id}/download`)).arrayBuffer()),
+        );
         expect(probeVideo(join(folder, 'v.mp4')).frames).toBe(done.frames);
       } finally {
         await second.close();
@@ -352,7 +366,10 @@ describe.each(storeKinds())('timelapses (%s)', (kind) => {
     });
 
     it('a body that is not JSON: 400; no body: 422', async () => {
-      expect((await service.request('POST', '/timelapse/start', { raw: '{"frequency":', headers: { 'content-type': 'application/json' } })).status).toBe(400);
+      expect(
+        (await service.request('POST', '/timelapse/start', { raw: '{"frequency":', headers: { 'content-type': 'application/json' } }))
+          .status,
+      ).toBe(400);
       expect((await service.request('POST', '/timelapse/start')).status).toBe(422);
       expect(existsSync(dir)).toBe(false);
     });
@@ -383,7 +400,11 @@ describe.each(storeKinds())('timelapses (%s)', (kind) => {
       expect(second.body.detail).toMatch(/already running/);
       expect(readdirSync(dir)).toEqual([id]);
       expect((await list(service)).map((m) => m.id)).toEqual([id]);
-      expect((await service.get('/timelapse/status')).body).toMatchObject({ running: true, metadata: { id }, config: { frequency: 1, duration: 10 } });
+      expect((await service.get('/timelapse/status')).body).toMatchObject({
+        running: true,
+        metadata: { id },
+        config: { frequency: 1, duration: 10 },
+      });
 
       const download = await service.get(`/timelapse/${id}/download`);
       expect(download.status).toBe(409);
@@ -403,7 +424,12 @@ describe.each(storeKinds())('timelapses in AUTH_MODE=enforced (%s)', (kind) => {
     });
     tokens.admin = (await service.request('POST', '/users/new/', form('root'))).body.access_token;
     tokens.editor = (await service.request('POST', '/users/new/', { ...form('ed'), token: tokens.admin })).body.access_token;
-    const reader = await service.store.users.create({ username: 'viewer', password_hash: 'unused', permissions: 2, created_at: Date.now() });
+    const reader = await service.store.users.create({
+      username: 'viewer',
+      password_hash: 'unused',
+      permissions: 2,
+      created_at: Date.now(),
+    });
     tokens.reader = await tokenService(await tokenSecret(undefined, service.store.settings), 3600_000).issue(reader!, Date.now());
   });
   afterAll(() => service?.close());

@@ -9,8 +9,21 @@ import { join } from 'node:path';
 export function realJpegs(count: number, size = '64x48'): Buffer[] {
   const dir = mkdtempSync(join(tmpdir(), 'sensorhub-jpegs-'));
   try {
-    execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', `testsrc=size=${size}:rate=1`, '-frames:v', String(count), join(dir, '%03d.jpg')]);
-    return readdirSync(dir).sort().map((name) => readFileSync(join(dir, name)));
+    execFileSync('ffmpeg', [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc=size=${size}:rate=1`,
+      '-frames:v',
+      String(count),
+      join(dir, '%03d.jpg'),
+    ]);
+    return readdirSync(dir)
+      .sort()
+      .map((name) => readFileSync(join(dir, name)));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -31,7 +31,11 @@ export const HTML = Buffer.from('<!doctype html><title>login</title>');
 /** Bytes with an image's magic that are no image: the magic alone, something else after it, or a real image cut short. */
 export const FAKE_IMAGES: Record<string, Buffer> = {
   'a 5-byte JPEG': Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00]),
-  'JPEG magic followed by text': Buffer.concat([Buffer.from([0xff, 0xd8, 0xff]), Buffer.from('command not found'), Buffer.from([0xff, 0xd9])]),
+  'JPEG magic followed by text': Buffer.concat([
+    Buffer.from([0xff, 0xd8, 0xff]),
+    Buffer.from('command not found'),
+    Buffer.from([0xff, 0xd9]),
+  ]),
   'a JPEG cut before its end marker': JPEG.subarray(0, JPEG.length - 20),
   'a JPEG without a frame header': Buffer.concat([JPEG.subarray(0, 20), Buffer.from([0xff, 0xda, 0, 2, 0xff, 0xd9])]),
   'a 4-byte JPEG': Buffer.from([0xff, 0xd8, 0xff, 0xd9]),

@@ -78,7 +78,8 @@ function leftBehind(fields: Partial<TimelapseRecord> & { startMs: number; frames
   };
   mkdirSync(join(dir, id, 'frames'), { recursive: true });
   writeFileSync(join(dir, id, 'metadata.json'), JSON.stringify(record));
-  for (let i = 0; i < framesOnDisk; i++) writeFileSync(join(dir, id, 'frames', `${String(i).padStart(6, '0')}.jpg`), jpegs[i % jpegs.length]);
+  for (let i = 0; i < framesOnDisk; i++)
+    writeFileSync(join(dir, id, 'frames', `${String(i).padStart(6, '0')}.jpg`), jpegs[i % jpegs.length]);
   return record;
 }
 
@@ -148,7 +149,9 @@ describe('a timelapse service that starts again', () => {
     await timelapses.resume();
     expect(timelapses.list().map((r) => r.id)).toEqual([good.id]);
     expect(existsSync(join(dir, damaged, 'metadata.json'))).toBe(true);
-    expect(logged.filter((l) => l.level === 'warn').map((l) => l.msg)).toEqual(['timelapse folder without readable metadata: left as it is']);
+    expect(logged.filter((l) => l.level === 'warn').map((l) => l.msg)).toEqual([
+      'timelapse folder without readable metadata: left as it is',
+    ]);
   });
 });
 

@@ -15,7 +15,8 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const writeFrames = (pictures: Buffer[]) => pictures.forEach((bytes, i) => writeFileSync(join(frames, `${String(i).padStart(6, '0')}.jpg`), bytes));
+const writeFrames = (pictures: Buffer[]) =>
+  pictures.forEach((bytes, i) => writeFileSync(join(frames, `${String(i).padStart(6, '0')}.jpg`), bytes));
 const options = (overrides: Partial<Parameters<typeof assembleVideo>[0]> = {}) => ({
   ffmpegPath: 'ffmpeg',
   framesDir: frames,
@@ -27,7 +28,10 @@ const options = (overrides: Partial<Parameters<typeof assembleVideo>[0]> = {}) =
 });
 
 async function failure(work: Promise<unknown>): Promise<VideoFailure> {
-  const error = await work.then(() => undefined, (e: unknown) => e);
+  const error = await work.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(VideoFailure);
   return error as VideoFailure;
 }

@@ -34,7 +34,12 @@ describe('loadConfig', () => {
 
   it('reads the HTTP limits', () => {
     expect(
-      loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '2000', HTTP_REQUEST_TIMEOUT_MS: '5000', HTTP_IDLE_TIMEOUT_MS: '9000', HTTP_MAX_CONNECTIONS: '64' }),
+      loadConfig({
+        HTTP_HEADERS_TIMEOUT_MS: '2000',
+        HTTP_REQUEST_TIMEOUT_MS: '5000',
+        HTTP_IDLE_TIMEOUT_MS: '9000',
+        HTTP_MAX_CONNECTIONS: '64',
+      }),
     ).toMatchObject({ httpHeadersTimeoutMs: 2000, httpRequestTimeoutMs: 5000, httpIdleTimeoutMs: 9000, httpMaxConnections: 64 });
   });
 

@@ -64,6 +64,7 @@ describe('inspectImage', () => {
   });
 
   it('refuses what is no image of these types', () => {
-    for (const bytes of [HTML, GIF, Buffer.alloc(0), Buffer.alloc(64)]) expect(inspectImage(bytes)).toEqual({ ok: false, problem: 'not a JPEG, PNG or WebP image' });
+    for (const bytes of [HTML, GIF, Buffer.alloc(0), Buffer.alloc(64)])
+      expect(inspectImage(bytes)).toEqual({ ok: false, problem: 'not a JPEG, PNG or WebP image' });
   });
 });

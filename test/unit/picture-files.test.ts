@@ -22,18 +22,28 @@ describe('FileGate', () => {
     const gate = new FileGate();
     const hung = pending<string>();
     let started = 0;
-    const first = gate.run(() => {
-      started++;
-      return hung.promise;
-    }, 50, 'a hung mount');
+    const first = gate.run(
+      () => {
+        started++;
+        return hung.promise;
+      },
+      50,
+      'a hung mount',
+    );
     await expect(first).rejects.toThrow(/not read within 50 ms/);
     expect(gate.stuck()).toBe(true);
 
     // While the first has not returned, a new capture fails at its own limit and never starts.
-    await expect(gate.run(async () => {
-      started++;
-      return 'second';
-    }, 50, 'the same mount')).rejects.toThrow(/an earlier file read has not returned/);
+    await expect(
+      gate.run(
+        async () => {
+          started++;
+          return 'second';
+        },
+        50,
+        'the same mount',
+      ),
+    ).rejects.toThrow(/an earlier file read has not returned/);
     expect(started).toBe(1);
 
     hung.resolve('late');
@@ -46,10 +56,14 @@ describe('FileGate', () => {
     const slow = pending<string>();
     const first = gate.run(() => slow.promise, 5000, 'first');
     const order: string[] = [];
-    const second = gate.run(async () => {
-      order.push('second started');
-      return 'second';
-    }, 5000, 'second');
+    const second = gate.run(
+      async () => {
+        order.push('second started');
+        return 'second';
+      },
+      5000,
+      'second',
+    );
     await new Promise((resolve) => setTimeout(resolve, 20));
     order.push('first done');
     slow.resolve('first');

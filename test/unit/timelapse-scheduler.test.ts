@@ -47,7 +47,13 @@ function manualClock(start: number) {
 
 const START = 1_700_000_000_000;
 
-function scheduled(options: { frequencyMs: number; durationMs: number; from?: number; clock: ReturnType<typeof manualClock>; takes?: (slot: number) => Promise<void> }) {
+function scheduled(options: {
+  frequencyMs: number;
+  durationMs: number;
+  from?: number;
+  clock: ReturnType<typeof manualClock>;
+  takes?: (slot: number) => Promise<void>;
+}) {
   const taken: { slot: number; at: number }[] = [];
   const events = { missed: 0, ended: 0, endedAt: -1 };
   const scheduler = frameScheduler({
@@ -70,7 +76,8 @@ function scheduled(options: { frequencyMs: number; durationMs: number; from?: nu
 }
 
 /** A frame that takes `ms` of the manual clock. */
-const taking = (clock: ReturnType<typeof manualClock>, ms: number) => () => new Promise<void>((resolve) => clock.timers.setTimeout(resolve, ms));
+const taking = (clock: ReturnType<typeof manualClock>, ms: number) => () =>
+  new Promise<void>((resolve) => clock.timers.setTimeout(resolve, ms));
 
 describe('the frame grid', () => {
   const grid = { startMs: 0, frequencyMs: 1000, durationMs: 3000 };
@@ -128,7 +135,13 @@ describe('frameScheduler', () => {
     scheduler.start();
     await clock.advanceTo(START + 10_000);
     // Slot 1 overran into slot 2's period: slot 2 is taken at once, late, and slot 3 on time.
-    expect(taken.map((t) => [t.slot, t.at - START])).toEqual([[0, 0], [1, 1000], [2, 2500], [3, 3000], [4, 4000]]);
+    expect(taken.map((t) => [t.slot, t.at - START])).toEqual([
+      [0, 0],
+      [1, 1000],
+      [2, 2500],
+      [3, 3000],
+      [4, 4000],
+    ]);
     expect(events.missed).toBe(0);
     expect(events.endedAt).toBe(START + 5000);
   });
@@ -143,7 +156,12 @@ describe('frameScheduler', () => {
     });
     scheduler.start();
     await clock.advanceTo(START + 10_000);
-    expect(taken.map((t) => [t.slot, t.at - START])).toEqual([[0, 0], [2, 2300], [3, 3000], [4, 4000]]);
+    expect(taken.map((t) => [t.slot, t.at - START])).toEqual([
+      [0, 0],
+      [2, 2300],
+      [3, 3000],
+      [4, 4000],
+    ]);
     expect(events.missed).toBe(1);
     expect(taken.length + events.missed).toBe(slotCount({ startMs: START, frequencyMs: 1000, durationMs: 5000 }));
   });
@@ -170,7 +188,10 @@ describe('frameScheduler', () => {
     scheduler.start();
     await clock.advanceTo(START + 10_000);
     // Slots 2 and 3 passed while it was down; slot 4's period is under way, so it is taken at once.
-    expect(taken.map((t) => [t.slot, t.at - START])).toEqual([[4, 4500], [5, 5000]]);
+    expect(taken.map((t) => [t.slot, t.at - START])).toEqual([
+      [4, 4500],
+      [5, 5000],
+    ]);
     expect(events).toMatchObject({ missed: 2, ended: 1, endedAt: START + 6000 });
   });
 
