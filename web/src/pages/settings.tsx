@@ -17,7 +17,7 @@ const CONDITIONS = entries({ ...CONDITION_LABELS, always: 'always (ignore the va
 
 /** Display preferences, sensors and their thresholds, actuators and their rules. */
 export function SettingsPage({ onPreferences }: { onPreferences: (change: Partial<Preferences>) => void }) {
-  const { prototype } = useDashboard();
+  const { prototype, canModify } = useDashboard();
   const [sensors, setSensors] = useState<Sensor[] | null>(null);
   const [actuators, setActuators] = useState<Actuator[] | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
@@ -46,7 +46,7 @@ export function SettingsPage({ onPreferences }: { onPreferences: (change: Partia
         <div class="forms">
           {sensors &&
             actuators?.map((actuator) => <ActuatorForm key={actuator.actuator_id} actuator={actuator} sensors={sensors} onSaved={reload} />)}
-          {sensors && sensors.length > 0 && <ActuatorForm sensors={sensors} onSaved={reload} />}
+          {canModify && sensors && sensors.length > 0 && <ActuatorForm sensors={sensors} onSaved={reload} />}
         </div>
       </section>
       <section aria-labelledby="sensor-settings">
@@ -54,7 +54,7 @@ export function SettingsPage({ onPreferences }: { onPreferences: (change: Partia
         <p class="muted">Thresholds are in each sensor's own unit.</p>
         <div class="forms">
           {sensors?.map((sensor) => <SensorForm key={sensor.sensor_id} sensor={sensor} onSaved={reload} />)}
-          <SensorForm onSaved={reload} />
+          {canModify && <SensorForm onSaved={reload} />}
         </div>
       </section>
     </div>
