@@ -87,7 +87,7 @@ describe.skipIf(!hasChromium)('dashboard in a real browser (open mode)', () => {
           await expect.poll(() => page.locator('.sensor .value[data-value]').count()).toBe(3);
           expect(await page.getByRole('combobox', { name: 'Prototype' }).isVisible()).toBe(true);
           expect(await page.locator('.actuator .decision').first().textContent()).toMatch(/condition|Wait|Run/);
-          expect(await page.locator('.sparkline').count()).toBe(3);
+          await expect.poll(() => page.locator('.sparkline').count()).toBe(3);
         }
         if (name === 'charts') await page.locator('.chart canvas').waitFor();
         if (name === 'settings') await page.locator('[data-actuator-form="1"]').waitFor();

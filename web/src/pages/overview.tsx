@@ -16,8 +16,9 @@ const SPARKLINE_POINTS = 120;
 interface SensorView {
   sensor: Sensor;
   last: Measurement | null;
-  day: Measurement[];
 }
+/** The last day of each sensor, by sensor id: read apart from the values, which must not wait for it. */
+type Days = Map<number, Measurement[]>;
 interface ActuatorView {
   actuator: Actuator;
   state: ActuatorState;
@@ -31,31 +32,37 @@ interface Snapshot {
 async function loadSnapshot(prototypeId: number): Promise<Snapshot> {
   const nowMs = Date.now();
   const [sensors, actuators] = await Promise.all([api.sensors(prototypeId), api.actuators(prototypeId)]);
-  const sensorViews = Promise.all(
-    sensors.map(async (sensor) => {
-      const [last, day] = await Promise.all([
-        api.lastMeasurement(sensor.sensor_id),
-        api.measurements(sensor.sensor_id, { time_delta: 'P1D', max_points: SPARKLINE_POINTS }),
-      ]);
-      return { sensor, last, day };
-    }),
-  );
+  const sensorViews = Promise.all(sensors.map(async (sensor) => ({ sensor, last: await api.lastMeasurement(sensor.sensor_id) })));
   const actuatorViews = Promise.all(
     actuators.map(async (actuator) => ({ actuator, state: await api.actuatorState(actuator.actuator_id) })),
   );
   return { sensors: await sensorViews, actuators: await actuatorViews, nowMs };
 }
 
+async function loadDays(sensors: Sensor[]): Promise<Days> {
+  const days = await Promise.all(
+    sensors.map(async (sensor) => {
+      const day = await api.measurements(sensor.sensor_id, { time_delta: 'P1D', max_points: SPARKLINE_POINTS });
+      return [sensor.sensor_id, day] as const;
+    }),
+  );
+  return new Map(days);
+}
+
 /** Each sensor's newest value and last day, each pump's decision: the page a grower checks first. */
 export function OverviewPage() {
   const { prototype } = useDashboard();
   const [snapshot, setSnapshot] = useState<Snapshot | null>(null);
+  const [days, setDays] = useState<Days>(new Map());
   const [failure, setFailure] = useState<string | null>(null);
 
   const refresh = useCallback(async () => {
     try {
-      setSnapshot(await loadSnapshot(prototype.prototype_id));
+      const next = await loadSnapshot(prototype.prototype_id);
+      setSnapshot(next);
       setFailure(null);
+      // The sparklines follow; the values are already on screen.
+      setDays(await loadDays(next.sensors.map((view) => view.sensor)));
     } catch (error) {
       setFailure((error as Error).message);
     }
@@ -63,6 +70,7 @@ export function OverviewPage() {
 
   useEffect(() => {
     setSnapshot(null);
+    setDays(new Map());
     void refresh();
   }, [refresh]);
   useLive(refresh, prototype.prototype_id);
@@ -82,7 +90,7 @@ export function OverviewPage() {
             {snapshot.sensors.length === 0 && <p class="muted">This prototype has no sensors yet.</p>}
             <ul class="cards">
               {snapshot.sensors.map((view) => (
-                <SensorCard key={view.sensor.sensor_id} view={view} nowMs={snapshot.nowMs} />
+                <SensorCard key={view.sensor.sensor_id} view={view} day={days.get(view.sensor.sensor_id)} nowMs={snapshot.nowMs} />
               ))}
             </ul>
           </section>
@@ -101,9 +109,9 @@ export function OverviewPage() {
   );
 }
 
-function SensorCard({ view, nowMs }: { view: SensorView; nowMs: number }) {
+function SensorCard({ view, day, nowMs }: { view: SensorView; day?: Measurement[]; nowMs: number }) {
   const { prefs, settings } = useDashboard();
-  const { sensor, last, day } = view;
+  const { sensor, last } = view;
   const display = displayFor(sensor.sensor_unit, prefs);
   const stale = last ? isStale(last.timestamp, nowMs, settings.stale_after_seconds) : false;
   const level = last ? levelOf(last.value, sensor) : null;
@@ -127,7 +135,11 @@ function SensorCard({ view, nowMs }: { view: SensorView; nowMs: number }) {
           <span class="value muted">—</span>
         )}
       </p>
-      <Sparkline points={day} startMs={nowMs - DAY_MS} endMs={nowMs} label={`${name}, last 24 hours`} />
+      {day ? (
+        <Sparkline points={day} startMs={nowMs - DAY_MS} endMs={nowMs} label={`${name}, last 24 hours`} />
+      ) : (
+        <p class="sparkline-empty muted">Loading the last 24 h…</p>
+      )}
       <p class="meta">
         {last ? (
           <time dateTime={last.timestamp} title={new Date(last.timestamp).toLocaleString()}>
