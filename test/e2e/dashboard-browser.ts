@@ -7,6 +7,9 @@ export const CHROMIUM = '/usr/bin/chromium';
 export const hasChromium = existsSync(CHROMIUM);
 export const INSTALL_HINT = `dashboard browser tests need Chromium at ${CHROMIUM} (apt-get install -y chromium)`;
 
+/** The suite's name, carrying the install hint where it is skipped, so the report says why. */
+export const withHint = (name: string) => (hasChromium ? name : `${name} — skipped: ${INSTALL_HINT}`);
+
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 export const SCREENSHOTS = new URL('../../test-results/screenshots/', import.meta.url).pathname;

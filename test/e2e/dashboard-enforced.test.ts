@@ -6,23 +6,21 @@ import { startService, type TestService } from '../helpers/service.js';
 import {
   DESKTOP,
   hasChromium,
-  INSTALL_HINT,
   launchBrowser,
   openPage,
   PHONE,
   screenshot,
+  withHint,
   seriousAccessibilityViolations,
 } from './dashboard-browser.js';
 import { seedDay } from './dashboard-data.js';
-
-if (!hasChromium) console.warn(`skipped: ${INSTALL_HINT}`);
 
 const ADMIN = { username: 'grower', password: 'tomatoes-2026' };
 const VIEWER = { username: 'visitor', password: 'looking-only' };
 /** Generous: the overview refreshes every 5 s, and a 401 on a refresh ends the session. */
 const LIVE_WAIT_MS = 20_000;
 
-describe.skipIf(!hasChromium)('dashboard in a real browser (enforced mode)', () => {
+describe.skipIf(!hasChromium)(withHint('dashboard in a real browser (enforced mode)'), () => {
   let service: TestService;
   let browser: Browser;
   let adminToken: string;

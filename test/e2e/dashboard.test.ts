@@ -6,22 +6,20 @@ import {
   cameraImage,
   DESKTOP,
   hasChromium,
-  INSTALL_HINT,
   launchBrowser,
   openPage,
   PHONE,
   screenshot,
+  withHint,
   seriousAccessibilityViolations,
 } from './dashboard-browser.js';
 import { secondPrototype, seedDay } from './dashboard-data.js';
-
-if (!hasChromium) console.warn(`skipped: ${INSTALL_HINT}`);
 
 const PAGES = ['overview', 'charts', 'settings', 'camera', 'data'] as const;
 /** Generous: the overview refreshes every 5 s. */
 const LIVE_WAIT_MS = 20_000;
 
-describe.skipIf(!hasChromium)('dashboard in a real browser (open mode)', () => {
+describe.skipIf(!hasChromium)(withHint('dashboard in a real browser (open mode)'), () => {
   let service: TestService;
   let browser: Browser;
 
