@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { whenUnauthorized } from './api/client';
 import { api } from './api/endpoints';
@@ -83,7 +84,7 @@ interface ShellProps {
   theme: 'light' | 'dark';
   onTheme: () => void;
   onLogout?: () => void;
-  children: (prototype: Prototype, prototypes: Prototype[]) => preact.ComponentChildren;
+  children: (prototype: Prototype, prototypes: Prototype[]) => ComponentChildren;
 }
 
 /** Header, navigation, access notice and the prototype picker around the current page. */

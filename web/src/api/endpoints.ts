@@ -1,5 +1,6 @@
 /** Every call the dashboard makes, one function each, typed by the service's schemas. */
 import { send, sendJson } from './client';
+import { ApiError } from './errors';
 import type {
   Actuator,
   ActuatorBase,
@@ -27,10 +28,7 @@ export const api = {
   updateSensors: (patches: SensorPatch[]) => sendJson<Sensor[]>('PATCH', '/sensors', { json: patches }),
 
   /** The newest measurement, or null when the sensor has none yet (the service answers 404). */
-  lastMeasurement: async (sensorId: number): Promise<Measurement | null> => {
-    const response = await fetchOrNull(() => sendJson<Measurement>('GET', `/measurements/${sensorId}/last`));
-    return response;
-  },
+  lastMeasurement: (sensorId: number) => orNullWhenMissing(() => sendJson<Measurement>('GET', `/measurements/${sensorId}/last`)),
   measurements: (sensorId: number, window: WindowQuery) =>
     sendJson<Measurement[]>('GET', `/measurements/${sensorId}`, { query: { ...window } }),
   exportCsv: async (filters: ExportQuery): Promise<Blob> =>
@@ -55,11 +53,11 @@ export const api = {
   },
 };
 
-async function fetchOrNull<T>(read: () => Promise<T>): Promise<T | null> {
+async function orNullWhenMissing<T>(read: () => Promise<T>): Promise<T | null> {
   try {
     return await read();
   } catch (error) {
-    if (error instanceof Error && 'status' in error && error.status === 404) return null;
+    if (error instanceof ApiError && error.status === 404) return null;
     throw error;
   }
 }

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api/endpoints';
 import type { Actuator, ActuatorState, Measurement, Sensor } from '../api/types';
 import { Sparkline } from '../components/sparkline';
@@ -12,6 +12,8 @@ import { useLive } from '../live';
 const DAY_MS = 86_400_000;
 /** Points for a sparkline 240 px wide: one per couple of pixels is all it can show. */
 const SPARKLINE_POINTS = 120;
+/** A day drawn in 120 points moves by one point in 12 minutes: its refresh need not follow every value's. */
+const SPARKLINE_REFRESH_MS = 60_000;
 
 interface SensorView {
   sensor: Sensor;
@@ -54,6 +56,7 @@ export function OverviewPage() {
   const { prototype } = useDashboard();
   const [snapshot, setSnapshot] = useState<Snapshot | null>(null);
   const [days, setDays] = useState<Days>(new Map());
+  const daysRead = useRef({ at: 0, sensors: '' });
   const [failure, setFailure] = useState<string | null>(null);
 
   const refresh = useCallback(async () => {
@@ -62,7 +65,11 @@ export function OverviewPage() {
       setSnapshot(next);
       setFailure(null);
       // The sparklines follow; the values are already on screen.
-      setDays(await loadDays(next.sensors.map((view) => view.sensor)));
+      const sensorIds = next.sensors.map((view) => view.sensor.sensor_id).join();
+      if (Date.now() - daysRead.current.at >= SPARKLINE_REFRESH_MS || daysRead.current.sensors !== sensorIds) {
+        daysRead.current = { at: Date.now(), sensors: sensorIds };
+        setDays(await loadDays(next.sensors.map((view) => view.sensor)));
+      }
     } catch (error) {
       setFailure((error as Error).message);
     }
@@ -71,6 +78,7 @@ export function OverviewPage() {
   useEffect(() => {
     setSnapshot(null);
     setDays(new Map());
+    daysRead.current = { at: 0, sensors: '' };
     void refresh();
   }, [refresh]);
   useLive(refresh, prototype.prototype_id);
