@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { registerGuard } from './auth/guard.js';
 import { createAuth } from './auth/index.js';
+import { dashboardRoutes } from './dashboard/index.js';
 import type { ThrottleLimits } from './auth/login-throttle.js';
 import type { Config } from './config.js';
 import { registerDocs } from './http/docs.js';
@@ -177,6 +178,7 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
   app.addHook('onClose', () => timelapses.close());
   await app.register(timelapseRoutes, { ...deps, timelapses });
   await app.register(metricsRoutes, { metrics });
+  await app.register(dashboardRoutes, { config });
 
   // Where tokens are checked or origins told apart, every request takes the full pipeline.
   if ((options.hotReads ?? true) && config.authMode === 'open' && config.corsOrigins === '*') {
