@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { registerGuard } from './auth/guard.js';
 import { createAuth } from './auth/index.js';
+import { dashboardRoutes } from './dashboard/index.js';
 import type { ThrottleLimits } from './auth/login-throttle.js';
 import type { Config } from './config.js';
 import { registerDocs } from './http/docs.js';
@@ -24,10 +25,13 @@ import opsRoutes from './routes/ops.js';
 import pictureRoutes from './routes/picture.js';
 import prototypeRoutes from './routes/prototypes.js';
 import sensorRoutes from './routes/sensors.js';
+import timelapseRoutes from './routes/timelapse.js';
 import userRoutes from './routes/users.js';
 import { createServices } from './services/index.js';
 import type { Store } from './store/index.js';
 import { isMissingReference, isStoreUnavailable } from './store/errors.js';
+import { realTimers } from './timelapse/scheduler.js';
+import { timelapseService } from './timelapse/service.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -98,7 +102,11 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
   const nextRequestId = requestIds();
   const drain = drainer();
   const app = Fastify({
-    serverFactory: (handler) => httpServer(config, drain.wrap((req, res) => (front ? front(req, res, handler) : handler(req, res)))),
+    serverFactory: (handler) =>
+      httpServer(
+        config,
+        drain.wrap((req, res) => (front ? front(req, res, handler) : handler(req, res))),
+      ),
     genReqId: nextRequestId,
     logger: options.logger ?? { level: config.logLevel },
     // Fastify's two lines per request are replaced by the one `request` line below.
@@ -152,7 +160,8 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
   const now = options.now ?? Date.now;
   const auth = await createAuth(config, store, now, options.loginLimits);
   if (config.authMode === 'enforced') registerGuard(app, auth.authenticate, store);
-  const bus = options.bus ?? changeBus({ onListenerError: (error, topic) => app.log.error({ err: error, topic }, 'change listener failed') });
+  const bus =
+    options.bus ?? changeBus({ onListenerError: (error, topic) => app.log.error({ err: error, topic }, 'change listener failed') });
   const services = createServices({ store, bus, now, log: app.log }, config, auth);
   const deps: RouteDeps = { config, services, auth, store };
   await app.register(opsRoutes, deps);
@@ -162,11 +171,24 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
   await app.register(actuatorRoutes, deps);
   await app.register(userRoutes, deps);
   await app.register(pictureRoutes, deps);
+  app.addHook('onClose', async () => services.pictures.close());
+  const timelapses = timelapseService({
+    dir: config.timelapseDir,
+    ffmpegPath: config.ffmpegPath,
+    capture: () => services.pictures.current(),
+    timers: realTimers(now),
+    log: app.log,
+  });
+  // A timelapse that was running resumes once the app is ready; on close (SIGTERM) its timer stops.
+  app.addHook('onReady', () => timelapses.resume());
+  app.addHook('onClose', () => timelapses.close());
+  await app.register(timelapseRoutes, { ...deps, timelapses });
   const { streams } = await registerLiveEvents(app, { store, bus, now, config }, options.liveEvents);
   // A drain waits for the requests in flight: open streams end first (their clients reconnect elsewhere).
   drain.onStart(() => streams.closeAll());
   openStreams = () => streams.count;
   await app.register(metricsRoutes, { metrics });
+  await app.register(dashboardRoutes, { config });
 
   // Where tokens are checked or origins told apart, every request takes the full pipeline.
   if ((options.hotReads ?? true) && config.authMode === 'open' && config.corsOrigins === '*') {

@@ -28,7 +28,11 @@ const toMeasurement = (m: StoredMeasurement): Measurement => ({
 const measurementRoutes: RouteGroup = async (app, { services: { measurements } }) => {
   app.post('/measurements', {
     config: { access: 'post_measurements' },
-    schema: { ...docs.post, body: MeasurementBody, response: { 200: Type.Union([Measurement, Type.Array(Measurement)]), ...errorResponses(404, 422) } },
+    schema: {
+      ...docs.post,
+      body: MeasurementBody,
+      response: { 200: Type.Union([Measurement, Type.Array(Measurement)]), ...errorResponses(404, 422) },
+    },
     handler: async (request, reply) => {
       const batch = Array.isArray(request.body);
       const stored = await measurements.record(batch ? (request.body as MeasurementBase[]) : [request.body as MeasurementBase], batch);
@@ -53,7 +57,12 @@ const measurementRoutes: RouteGroup = async (app, { services: { measurements } }
 
   app.get('/measurements/:sensor_id', {
     config: { access: 'read' },
-    schema: { ...docs.window, params: SensorIdParams, querystring: WindowQuery, response: { 200: Type.Array(Measurement), ...errorResponses(404, 422) } },
+    schema: {
+      ...docs.window,
+      params: SensorIdParams,
+      querystring: WindowQuery,
+      response: { 200: Type.Array(Measurement), ...errorResponses(404, 422) },
+    },
     handler: async (request, reply) => {
       const answer = await measurements.window(request.params.sensor_id, request.query);
       if ('rows' in answer) return answer.rows.map(toMeasurement);

@@ -7,65 +7,85 @@ export interface CopyProgress {
 }
 
 /** Every table, parents before the tables that refer to them. */
-const TABLES = ['prototypes', 'sensors', 'actuators', 'users', 'settings', 'pictures', 'measurements'] as const satisfies readonly (keyof Database)[];
+const TABLES = [
+  'prototypes',
+  'sensors',
+  'actuators',
+  'users',
+  'settings',
+  'pictures',
+  'measurements',
+] as const satisfies readonly (keyof Database)[];
 type Table = (typeof TABLES)[number];
 
 /** How a column's value travels from one store to the other, as its type in `Database` says. */
-type Conversion<Column> = Column extends DbTime | null ? 'time' : Column extends DbBool ? 'bool' : Column extends Uint8Array ? 'bytes' : 'as-is';
+type Conversion<Column> = Column extends DbTime | null
+  ? 'time'
+  : Column extends DbBool
+    ? 'bool'
+    : Column extends Uint8Array
+      ? 'bytes'
+      : 'as-is';
 
 /**
  * Each table's key and each of its columns with its conversion. The compiler checks it against
  * the table types: a column added to a table must be listed here, with the conversion its type needs.
  */
-const COLUMNS: { [T in Table]: { key: keyof Database[T] & string; columns: { [C in keyof Database[T]]-?: Conversion<Database[T][C]> } } } = {
-  prototypes: { key: 'prototype_id', columns: { prototype_id: 'as-is', prototype_name: 'as-is' } },
-  sensors: {
-    key: 'sensor_id',
-    columns: {
-      sensor_id: 'as-is',
-      sensor_type: 'as-is',
-      prototype_id: 'as-is',
-      sensor_unit: 'as-is',
-      threshold_critically_low: 'as-is',
-      threshold_low: 'as-is',
-      threshold_high: 'as-is',
-      threshold_critically_high: 'as-is',
+const COLUMNS: { [T in Table]: { key: keyof Database[T] & string; columns: { [C in keyof Database[T]]-?: Conversion<Database[T][C]> } } } =
+  {
+    prototypes: { key: 'prototype_id', columns: { prototype_id: 'as-is', prototype_name: 'as-is' } },
+    sensors: {
+      key: 'sensor_id',
+      columns: {
+        sensor_id: 'as-is',
+        sensor_type: 'as-is',
+        prototype_id: 'as-is',
+        sensor_unit: 'as-is',
+        threshold_critically_low: 'as-is',
+        threshold_low: 'as-is',
+        threshold_high: 'as-is',
+        threshold_critically_high: 'as-is',
+      },
     },
-  },
-  actuators: {
-    key: 'actuator_id',
-    columns: {
-      actuator_id: 'as-is',
-      actuator_type: 'as-is',
-      sensor_id: 'as-is',
-      condition_value: 'as-is',
-      activation_condition: 'as-is',
-      activation_period: 'as-is',
-      activation_duration: 'as-is',
-      actuator_name: 'as-is',
-      enabled: 'bool',
-      last_activated: 'time',
+    actuators: {
+      key: 'actuator_id',
+      columns: {
+        actuator_id: 'as-is',
+        actuator_type: 'as-is',
+        sensor_id: 'as-is',
+        condition_value: 'as-is',
+        activation_condition: 'as-is',
+        activation_period: 'as-is',
+        activation_duration: 'as-is',
+        actuator_name: 'as-is',
+        enabled: 'bool',
+        last_activated: 'time',
+      },
     },
-  },
-  users: {
-    key: 'user_id',
-    columns: {
-      user_id: 'as-is',
-      username: 'as-is',
-      password_hash: 'as-is',
-      permissions: 'as-is',
-      created_at: 'time',
-      tokens_valid_after: 'time',
-      token_generation: 'as-is',
+    users: {
+      key: 'user_id',
+      columns: {
+        user_id: 'as-is',
+        username: 'as-is',
+        password_hash: 'as-is',
+        permissions: 'as-is',
+        created_at: 'time',
+        tokens_valid_after: 'time',
+        token_generation: 'as-is',
+      },
     },
-  },
-  settings: { key: 'key', columns: { key: 'as-is', value: 'as-is' } },
-  pictures: { key: 'picture_id', columns: { picture_id: 'as-is', content_type: 'as-is', bytes: 'bytes', updated_at: 'time' } },
-  measurements: { key: 'measurement_id', columns: { measurement_id: 'as-is', sensor_id: 'as-is', value: 'as-is', timestamp: 'time' } },
-};
+    settings: { key: 'key', columns: { key: 'as-is', value: 'as-is' } },
+    pictures: { key: 'picture_id', columns: { picture_id: 'as-is', content_type: 'as-is', bytes: 'bytes', updated_at: 'time' } },
+    measurements: { key: 'measurement_id', columns: { measurement_id: 'as-is', sensor_id: 'as-is', value: 'as-is', timestamp: 'time' } },
+  };
 
 /** Tables whose ids the store assigns: the target's next id must follow the copied ones. */
-const IDENTITIES: Partial<Record<Table, string>> = { sensors: 'sensor_id', actuators: 'actuator_id', users: 'user_id', measurements: 'measurement_id' };
+const IDENTITIES: Partial<Record<Table, string>> = {
+  sensors: 'sensor_id',
+  actuators: 'actuator_id',
+  users: 'user_id',
+  measurements: 'measurement_id',
+};
 
 const BATCH = 5_000;
 

@@ -41,8 +41,11 @@ describe.each(storeKinds())('max_points over a long, uneven series (%s)', (kind)
 
   it.each([
     ['the whole series', '', () => series],
-    ['a window', `&start_time=${new Date(NOW - 30 * 24 * 3600_000).toISOString()}&end_time=${new Date(NOW - 3600_000).toISOString()}`,
-      () => series.filter((r) => ms(r) >= NOW - 30 * 24 * 3600_000 && ms(r) < NOW - 3600_000)],
+    [
+      'a window',
+      `&start_time=${new Date(NOW - 30 * 24 * 3600_000).toISOString()}&end_time=${new Date(NOW - 3600_000).toISOString()}`,
+      () => series.filter((r) => ms(r) >= NOW - 30 * 24 * 3600_000 && ms(r) < NOW - 3600_000),
+    ],
   ])('keeps the lowest and highest of every time bucket of %s', async (_name, query, expected) => {
     const rows = expected();
     for (const maxPoints of [2, 999, 5000]) {
