@@ -1,13 +1,14 @@
 import { type Kysely, Migrator, sql } from 'kysely';
 import type { Database } from './database.js';
 import type { Dialect } from './dialect.js';
+import type { MigrationLog } from './migrations/010_history_buckets.js';
 import { migrationProvider } from './migrations/index.js';
 import type { SensorRepository } from './repositories/sensors.js';
 import { seedDefaults } from './seed-defaults.js';
 
 /** Migrations, then default data when asked for: once per store, before it serves anything. */
-export async function prepare(db: Kysely<Database>, dialect: Dialect, seed: boolean): Promise<void> {
-  const { error } = await new Migrator({ db, provider: migrationProvider(dialect.schema) }).migrateToLatest();
+export async function prepare(db: Kysely<Database>, dialect: Dialect, seed: boolean, log: MigrationLog = () => {}): Promise<void> {
+  const { error } = await new Migrator({ db, provider: migrationProvider(dialect, log) }).migrateToLatest();
   if (error) throw error;
   if (seed) await seedDefaults(db, dialect);
 }

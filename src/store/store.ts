@@ -36,6 +36,8 @@ export interface PolledReads {
 }
 
 export interface OpenStoreOptions {
+  /** Where migrations report long work (building history buckets); by default nowhere. */
+  log?: (details: object, message: string) => void;
   /** Create the default prototype on first start (default true). */
   seedDefaults?: boolean;
   /** SQLite: `full` makes every commit survive a power cut, at the cost of an fsync per commit. */

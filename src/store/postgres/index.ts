@@ -17,7 +17,7 @@ import { underStartupLock } from './startup-lock.js';
 export async function openPostgresStore(databaseUrl: string, options: OpenStoreOptions = {}): Promise<Store> {
   const { db, pool } = openPostgres(databaseUrl, options);
   try {
-    await underStartupLock(pool, () => prepare(db, dialect, options.seedDefaults ?? true));
+    await underStartupLock(pool, () => prepare(db, dialect, options.seedDefaults ?? true, options.log));
   } catch (error) {
     await db.destroy();
     throw error;

@@ -14,6 +14,8 @@ export interface GroupCommitOptions {
   maxRowsPerCommit?: number;
   /** Told the rows of every request once they are committed, before any request is answered. */
   onCommitted?(rows: readonly StoredMeasurement[]): void;
+  /** Run inside the commit's transaction with every row it wrote (the history buckets); throwing fails the commit. */
+  beforeCommit?(rows: readonly StoredMeasurement[]): void;
 }
 
 /**
@@ -26,7 +28,7 @@ export interface GroupCommitOptions {
  * interleave with it, and it waits while the query builder holds a transaction open on the
  * connection (it would otherwise become part of that transaction).
  */
-export function sqliteGroupCommit(sqlite: SQLite.Database, { maxRowsPerCommit = 50_000, onCommitted }: GroupCommitOptions = {}) {
+export function sqliteGroupCommit(sqlite: SQLite.Database, { maxRowsPerCommit = 50_000, onCommitted, beforeCommit }: GroupCommitOptions = {}) {
   const bySize = new Map<number, { statement: SQLite.Statement; params: number[] }>();
   function insertOf(size: number) {
     let prepared = bySize.get(size);
@@ -90,6 +92,7 @@ export function sqliteGroupCommit(sqlite: SQLite.Database, { maxRowsPerCommit = 
             results.push({ error });
           }
         }
+        beforeCommit?.(results.flatMap((r) => (Array.isArray(r) ? r : [])));
       })();
     } catch (error) {
       for (const job of jobs) job.reject(error);

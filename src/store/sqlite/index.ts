@@ -7,6 +7,7 @@ import type { OpenStoreOptions, Store } from '../store.js';
 import { openSqlite } from './connection.js';
 import { sqliteDialect as dialect } from './dialect.js';
 import { sqliteGroupCommit } from './group-commit.js';
+import { sqliteHistoryUpsert } from './history-upsert.js';
 import { sqliteHotCache } from './hot-cache.js';
 import { type SqliteReader, sqliteReader } from './reader.js';
 import { walProbe } from './wal-probe.js';
@@ -21,7 +22,7 @@ export async function openSqliteStore(databaseUrl: string, options: OpenStoreOpt
   const connection = openSqlite(databaseUrl, options.sqliteSynchronous);
   const { db } = connection;
   try {
-    await prepare(db, dialect, options.seedDefaults ?? true);
+    await prepare(db, dialect, options.seedDefaults ?? true, options.log);
   } catch (error) {
     await db.destroy();
     throw error;
@@ -32,7 +33,7 @@ export async function openSqliteStore(databaseUrl: string, options: OpenStoreOpt
   const reader = connection.file ? sqliteReader(connection.file) : undefined;
   const cache = reader && sqliteHotCache(connection.sqlite, reader, walProbe(connection.file as string));
   if (cache) connection.onQueryBuilderWrite(cache.dropAll);
-  const groupCommit = sqliteGroupCommit(connection.sqlite, { onCommitted: cache?.committed });
+  const groupCommit = sqliteGroupCommit(connection.sqlite, { onCommitted: cache?.committed, beforeCommit: sqliteHistoryUpsert(connection.sqlite) });
   const polled = cache ?? { lastMeasurement: repos.measurements.last, actuator: repos.actuators.get };
 
   return {
