@@ -20,6 +20,7 @@ import prototypeRoutes from './routes/prototypes.js';
 import sensorRoutes from './routes/sensors.js';
 import userRoutes from './routes/users.js';
 import { createServices } from './services/index.js';
+import { retentionJob } from './services/retention.js';
 import type { Store } from './store/index.js';
 import { isStoreUnavailable } from './store/errors.js';
 
@@ -145,6 +146,12 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
       active: () => !draining(),
       log: logsRequests ? { logger: app.log, nextRequestId } : undefined,
     });
+  }
+
+  if (config.retentionRawMs !== undefined) {
+    const retention = retentionJob(store, { rawMs: config.retentionRawMs, fiveMinuteMs: config.retentionFiveMinuteMs }, now, app.log);
+    app.addHook('onReady', async () => retention.start());
+    app.addHook('preClose', async () => retention.stop());
   }
 
   return app;

@@ -23,6 +23,11 @@ export interface Store extends Repositories {
    * without a promise, from PostgreSQL through prepared statements.
    */
   polled: PolledReads;
+  /**
+   * Runs `work` unless another process on the same store is running work of that name, in which
+   * case it answers undefined (PostgreSQL: an advisory lock; SQLite serves one process).
+   */
+  exclusively<T>(name: string, work: () => Promise<T>): Promise<T | undefined>;
   /** True when the store answers a trivial query. */
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -7,6 +7,7 @@ import { postgresDialect as dialect } from './dialect.js';
 import { postgresGroupCommit } from './group-commit.js';
 import { postgresHotPaths } from './hot-paths.js';
 import { withRetry } from './retry.js';
+import { exclusively } from './exclusive.js';
 import { underStartupLock } from './startup-lock.js';
 
 /**
@@ -38,6 +39,7 @@ export async function openPostgresStore(databaseUrl: string, options: OpenStoreO
     polled,
     ingest: groupCommit.insert,
     transaction: (work) => withRetry(() => db.transaction().execute((trx) => work(repositories(trx, dialect)))),
+    exclusively: (name, work) => exclusively(pool, name, work),
     ping: () => ping(db),
     close: () => db.destroy(),
   };

@@ -53,6 +53,7 @@ export async function openSqliteStore(databaseUrl: string, options: OpenStoreOpt
     polled,
     ingest: groupCommit.insert,
     transaction: (work) => db.transaction().execute((trx) => work(repositories(trx, dialect))),
+    exclusively: (_name, work) => work(),
     ping: () => ping(db),
     async close() {
       reader?.close();
