@@ -48,3 +48,25 @@ export function sizeForBuckets(spanMs: number, maxBuckets: number): number {
 export function bucketsIn(start: number, end: number, size: number): number {
   return Math.max(0, (bucketCeil(end, size) - bucketStart(start, size)) / size);
 }
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: HOUR, d: DAY, w: 7 * DAY };
+const SHORT = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d|w)$/i;
+
+/**
+ * A bucket size: the short forms charts use (`5m`, `1h`, `1d`, `30s`, `2w`), or any duration
+ * `parseDuration` takes (ISO 8601, the Python forms, seconds). Milliseconds; undefined when it
+ * is none of these.
+ */
+export function parseBucketSize(text: string, parseDuration: (text: string) => number | undefined): number | undefined {
+  const short = SHORT.exec(text.trim());
+  if (short) return Number(short[1]) * UNIT_MS[short[2].toLowerCase()];
+  return parseDuration(text);
+}
+
+/** A size that cuts [start, end) into at most `most` buckets aligned in UTC (see sizeForBuckets). */
+export function sizeFittingIn(start: number, end: number, most: number): number {
+  let size = sizeForBuckets(end - start, most);
+  // Alignment can add a bucket at each edge: step up until the aligned count fits.
+  while (bucketsIn(start, end, size) > most) size += keptSizeDividing(size) ?? Math.max(1, Math.ceil(size / 100));
+  return size;
+}

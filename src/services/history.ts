@@ -2,7 +2,7 @@ import { BucketLayout } from '../domain/buckets.js';
 import { parseDuration } from '../domain/duration.js';
 import type { TimeWindow } from '../domain/time-window.js';
 import { type Bucket, bucketStream, foldBuckets } from '../history/fold.js';
-import { bucketCeil, bucketsIn, bucketStart, keptSizeDividing, MAX_BUCKETS, sizeForBuckets } from '../history/sizes.js';
+import { bucketCeil, bucketsIn, bucketStart, keptSizeDividing, MAX_BUCKETS, parseBucketSize, sizeFittingIn } from '../history/sizes.js';
 import type { AggregateQuery } from '../schemas/history.js';
 import type { StoredMeasurement } from '../store/index.js';
 import type { ServiceDeps } from './deps.js';
@@ -19,14 +19,6 @@ export interface AggregateBucket {
   mean: number;
   first: number;
   last: number;
-}
-
-/** A size that cuts [start, end) into at most `most` aligned buckets. */
-function sizeFitting(start: number, end: number, most: number): number {
-  let size = sizeForBuckets(end - start, most);
-  // Alignment can add a bucket at each edge: step up until the aligned count fits.
-  while (bucketsIn(start, end, size) > most) size += keptSizeDividing(size) ?? Math.max(1, Math.ceil(size / 100));
-  return size;
 }
 
 /** Each bucket's lowest and highest measurement, as points in time order (one when they are the same row). */
@@ -76,7 +68,7 @@ export function historyService({ store, now }: ServiceDeps) {
       }
       let asked: number | undefined;
       if (query.bucket !== undefined) {
-        asked = parseDuration(query.bucket);
+        asked = parseBucketSize(query.bucket, parseDuration);
         if (asked === undefined || asked < 1 || !Number.isInteger(asked)) {
           throw new InvalidInput({
             loc: ['query', 'bucket'],
@@ -89,7 +81,7 @@ export function historyService({ store, now }: ServiceDeps) {
       const bounds = await boundsOf(sensorId, window);
       if (!bounds) return [];
       const { start, end } = bounds;
-      const size = asked ?? sizeFitting(start, end, query.max_points as number);
+      const size = asked ?? sizeFittingIn(start, end, query.max_points as number);
       const count = bucketsIn(start, end, size);
       if (count > MAX_BUCKETS) {
         throw new InvalidInput({
@@ -129,7 +121,7 @@ export function historyService({ store, now }: ServiceDeps) {
       const bounds = await boundsOf(sensorId, window);
       if (!bounds) return undefined;
       const { start, end } = bounds;
-      const size = sizeFitting(start, end, Math.max(1, Math.floor(maxPoints / 2)));
+      const size = sizeFittingIn(start, end, Math.max(1, Math.floor(maxPoints / 2)));
       const kept = keptSizeDividing(size);
       const innerStart = bucketCeil(start, size);
       const innerEnd = bucketStart(end, size);

@@ -74,16 +74,16 @@ export function historyRepository(db: Kysely<Database>, dialect: Dialect) {
     /** The kept buckets of `size` whose start lies in [from, to), in time order. */
     buckets,
 
-    /** The span the sensor's history covers, [first, end) on whole days; undefined without history. */
+    /** The span the sensor's history covers, from its first measurement to just after its last; undefined without history. */
     async extent(sensorId: number): Promise<{ first: number; end: number } | undefined> {
       const row = await db
         .selectFrom('history_buckets')
-        .select((eb) => [eb.fn.min('start_ms').as('first'), eb.fn.max('start_ms').as('last')])
+        .select((eb) => [eb.fn.min('first_ts').as('first'), eb.fn.max('last_ts').as('last')])
         .where('sensor_id', '=', sensorId)
         .where('size_ms', '=', DAY)
         .executeTakeFirst();
       if (!row || row.first === null || row.last === null) return undefined;
-      return { first: Number(row.first), end: Number(row.last) + DAY };
+      return { first: Number(row.first), end: Number(row.last) + 1 };
     },
 
     /** Before this instant raw rows are retired (−∞: none ever were). */
