@@ -134,9 +134,14 @@ export function historyRepository(db: Kysely<Database>, dialect: Dialect) {
       if (sensorIds.length > 0) await db.deleteFrom('history_buckets').where('sensor_id', 'in', [...sensorIds]).execute();
     },
 
-    /** Every bucket (every measurement is being replaced): history starts afresh. */
+    /**
+     * Every bucket (every measurement is being replaced): history starts afresh, retirement
+     * cutoff included, so the new rows get their buckets whatever their age (retention retires
+     * the old ones again at its next pass, keeping their buckets).
+     */
     async removeAll(): Promise<void> {
       await db.deleteFrom('history_buckets').execute();
+      await db.deleteFrom('settings').where('key', '=', RETIRED_BEFORE_KEY).execute();
     },
 
     /**
