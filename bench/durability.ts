@@ -3,10 +3,9 @@
  * killed with SIGKILL (or stopped with SIGTERM) mid-stream, restarted on the same store, and every
  * acknowledged measurement looked for. `npx tsx bench/durability.ts [rounds] [seconds per round]`.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startService } from './lib/processes.js';
+import { temporaryFolder } from './lib/temporary.js';
 
 const rounds = Number(process.argv[2] ?? 10);
 const seconds = Number(process.argv[3] ?? 5);
@@ -28,7 +27,7 @@ async function round(databaseUrl: string, signal: NodeJS.Signals, sensorId: numb
           body: JSON.stringify(values.map((value) => ({ sensor_id: sensorId, value }))),
         });
         await res.arrayBuffer();
-        record.ok = res.status === 201;
+        record.ok = res.status === 200;
       } catch {
         return;
       }
@@ -56,7 +55,8 @@ async function round(databaseUrl: string, signal: NodeJS.Signals, sensorId: numb
   }
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'sensorhub-durability-'));
+const folder = temporaryFolder('sensorhub-durability-');
+const dir = folder.path;
 let failures = 0;
 try {
   for (let i = 0; i < rounds; i++) {
@@ -66,7 +66,7 @@ try {
     if (result.lost || result.partial) failures++;
   }
 } finally {
-  rmSync(dir, { recursive: true, force: true });
+  folder.remove();
 }
 console.log(failures === 0 ? 'every acknowledged measurement survived' : `${failures} rounds lost data`);
 process.exit(failures === 0 ? 0 : 1);

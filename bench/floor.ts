@@ -8,7 +8,7 @@ const body = Buffer.from('{"status":"ok"}');
 const server = createServer((req, res) => {
   req.on('data', () => {});
   req.on('end', () => {
-    res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json', 'content-length': body.length });
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
     res.end(body);
   });
 });

@@ -17,8 +17,7 @@
  * It builds the service first (the load runs against dist/server.js, as in production).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
@@ -26,6 +25,7 @@ import { openStore } from '../src/store/index.js';
 import { load, type LoadResult } from './lib/load.js';
 import { ROOT, type Running, startService } from './lib/processes.js';
 import { postgresAnswers } from './lib/postgres.js';
+import { temporaryFolder } from './lib/temporary.js';
 
 const duration = Number(process.env.BENCH_DURATION ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
@@ -215,11 +215,12 @@ async function main(): Promise<void> {
   execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
 
   if (stores.includes('sqlite')) {
-    const work = mkdtempSync(join(tmpdir(), 'sensorhub-bench-'));
+    const folder = temporaryFolder('sensorhub-bench-');
+    const work = folder.path;
     try {
       await scenarios('sqlite', { url: async (name) => `sqlite:${join(work, `${name}.db`)}` });
     } finally {
-      rmSync(work, { recursive: true, force: true });
+      folder.remove();
     }
   }
 

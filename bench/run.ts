@@ -13,14 +13,15 @@
  * skipped when it does not answer), BENCH_SKIP (comma-separated scenario groups to leave out:
  * http, window, export, random, postgres), BENCH_WINDOW_SIZES (default 10000,1000000,10000000).
  */
-import { appendFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { appendFileSync, existsSync, rmSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { againstFloor, type Compared } from './lib/load.js';
 import { startFloor, startService } from './lib/processes.js';
 import { exportScenario, fillMeasurements, randomScenario, windowScenario } from './lib/scenarios.js';
 import { postgresAnswers } from './lib/postgres.js';
+import { temporaryFolder } from './lib/temporary.js';
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
@@ -95,7 +96,8 @@ async function deviceTraffic(label: string, databaseUrl: string, floorUrl: strin
 async function main(): Promise<void> {
   if (!existsSync('dist/server.js')) throw new Error('dist/server.js is missing: run `npm run build` first (npm run bench does)');
   const started = new Date();
-  const work = mkdtempSync(join(tmpdir(), 'sensorhub-bench-'));
+  const folder = temporaryFolder('sensorhub-bench-');
+  const work = folder.path;
   // The floor runs for the whole benchmark; every HTTP scenario measures it beside itself.
   const floor = await startFloor();
   try {
@@ -169,7 +171,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await floor.stop();
-    rmSync(work, { recursive: true, force: true });
+    folder.remove();
   }
 
   const header = '| scenario | rate | floor beside it | ratio to floor | p50 | p99 | target | met |\n|---|---|---|---|---|---|---|---|';

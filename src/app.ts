@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors from '@fastify/cors';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
@@ -7,13 +7,17 @@ import { createAuth } from './auth/index.js';
 import type { ThrottleLimits } from './auth/login-throttle.js';
 import type { Config } from './config.js';
 import { registerDocs } from './http/docs.js';
-import { registerErrorHandling } from './http/errors.js';
+import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/errors.js';
 import { type Handler, hotReads } from './http/hot-reads.js';
+import { createMetrics } from './http/metrics.js';
+import { drainer, type Drainer } from './drain.js';
+import { httpServer } from './http-server.js';
 import { validatorCompiler } from './http/validation.js';
 import { type ChangeBus, changeBus } from './events/bus.js';
 import type { RouteDeps } from './routes/deps.js';
 import actuatorRoutes from './routes/actuators.js';
 import measurementRoutes from './routes/measurements.js';
+import metricsRoutes from './routes/metrics.js';
 import opsRoutes from './routes/ops.js';
 import pictureRoutes from './routes/picture.js';
 import prototypeRoutes from './routes/prototypes.js';
@@ -22,7 +26,17 @@ import userRoutes from './routes/users.js';
 import { createServices } from './services/index.js';
 import { retentionJob } from './services/retention.js';
 import type { Store } from './store/index.js';
-import { isStoreUnavailable } from './store/errors.js';
+import { isMissingReference, isStoreUnavailable } from './store/errors.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Begins a graceful stop: new requests get 503 while those in flight finish; resolves when
+     * they have. `close()` then stops the server.
+     */
+    drain(): Promise<void>;
+  }
+}
 
 export interface AppOptions {
   /** The clock, injectable so tests need no sleeps. */
@@ -37,16 +51,18 @@ export interface AppOptions {
 }
 
 /**
- * On close, requests already being handled finish; their connections are then closed instead of
- * kept alive (a keep-alive connection left idle would hold the close open), and idle ones are
- * swept until the server has stopped.
+ * `drain()` first: new requests get 503 (see drain.ts) while those in flight finish. On close and
+ * during the drain, the connections of finishing requests are closed instead of kept alive (a
+ * keep-alive connection left idle would hold the close open), and idle ones are swept until the
+ * server has stopped.
  */
-function registerDraining(app: FastifyInstance): () => boolean {
+function registerDraining(app: FastifyInstance, drain: Drainer): () => boolean {
   let draining = false;
+  app.decorate('drain', () => drain.start());
   let sweeper: NodeJS.Timeout | undefined;
   // Callback hooks rather than async ones: they run on every request, and a promise each is dearer.
   app.addHook('onSend', (_request, reply, payload, done) => {
-    if (draining) reply.header('connection', 'close');
+    if (draining || drain.draining) reply.header('connection', 'close');
     done(null, payload);
   });
   app.addHook('preClose', async () => {
@@ -57,7 +73,7 @@ function registerDraining(app: FastifyInstance): () => boolean {
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
   });
-  return () => draining;
+  return () => draining || drain.draining;
 }
 
 /** Response headers a dashboard on another origin may read (the export's file name). */
@@ -74,30 +90,27 @@ function requestIds(): () => string {
 
 export async function buildApp(config: Config, store: Store, options: AppOptions = {}): Promise<FastifyInstance> {
   // The HTTP server is made here rather than by Fastify, so that the polled reads can be answered
-  // in front of it (see http/hot-reads.ts); it gets the settings Fastify gives its own.
+  // in front of it (see http/hot-reads.ts).
   let front: ((req: IncomingMessage, res: ServerResponse, next: Handler) => void) | undefined;
   const nextRequestId = requestIds();
+  const drain = drainer();
   const app = Fastify({
-    serverFactory: (handler, settings) => {
-      const server = createServer((req, res) => (front ? front(req, res, handler) : handler(req, res)));
-      const given = settings as { keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number };
-      server.keepAliveTimeout = given.keepAliveTimeout ?? 72_000;
-      server.requestTimeout = given.requestTimeout ?? 0;
-      server.setTimeout(given.connectionTimeout ?? 0);
-      return server;
-    },
+    serverFactory: (handler) => httpServer(config, drain.wrap((req, res) => (front ? front(req, res, handler) : handler(req, res)))),
     genReqId: nextRequestId,
     logger: options.logger ?? { level: config.logLevel },
     // Fastify's two lines per request are replaced by the one `request` line below.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // Errors raised before any route runs answer `{"detail": …}` too.
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler());
   // JSON only (and the form bodies the routes that take them declare): a text/plain body is a 415.
   app.removeContentTypeParser('text/plain');
-  registerErrorHandling(app, isStoreUnavailable);
+  registerErrorHandling(app, isStoreUnavailable, isMissingReference);
 
   // One structured line per request; no hook at all when the level leaves that line out.
   const logsRequests = ['info', 'debug', 'trace'].includes(app.log.level);
@@ -111,7 +124,16 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
     });
   }
 
-  const draining = registerDraining(app);
+  const draining = registerDraining(app, drain);
+
+  // Every answer is counted by route pattern and status (unknown paths share one label).
+  const metrics = createMetrics({ poolUse: store.poolUse });
+  store.instruments.ingested = metrics.ingested;
+  store.instruments.groupCommitted = metrics.groupCommit;
+  app.addHook('onResponse', (request, reply, done) => {
+    metrics.request(request.method, request.is404 ? undefined : request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
+    done();
+  });
 
   await app.register(cors, {
     origin: config.corsOrigins === '*' ? '*' : config.corsOrigins,
@@ -135,6 +157,7 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
   await app.register(actuatorRoutes, deps);
   await app.register(userRoutes, deps);
   await app.register(pictureRoutes, deps);
+  await app.register(metricsRoutes, { metrics });
 
   // Where tokens are checked or origins told apart, every request takes the full pipeline.
   if ((options.hotReads ?? true) && config.authMode === 'open' && config.corsOrigins === '*') {
@@ -144,6 +167,11 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
       staleAfterMs: config.staleAfterMs,
       exposedHeaders: EXPOSED_HEADERS,
       active: () => !draining(),
+      // The same series the routes feed, bound once: these reads are counted without a lookup.
+      observe: {
+        last: metrics.observer('GET', '/measurements/:sensor_id/last', 200),
+        state: metrics.observer('GET', '/actuators/:actuator_id/state', 200),
+      },
       log: logsRequests ? { logger: app.log, nextRequestId } : undefined,
     });
   }

@@ -31,6 +31,14 @@ export interface Config {
   retentionRawMs: number | undefined;
   /** 5-minute history buckets older than this are retired (undefined: kept forever). */
   retentionFiveMinuteMs: number | undefined;
+  /** The longest a client may take to send a request's headers (408 and closed beyond). */
+  httpHeadersTimeoutMs: number;
+  /** The longest a client may take to send a whole request, body included; the response is not limited. */
+  httpRequestTimeoutMs: number;
+  /** A connection on which nothing moves either way for this long is closed (also mid-response). */
+  httpIdleTimeoutMs: number;
+  /** Open connections at most; beyond it new ones are closed at once. */
+  httpMaxConnections: number;
 }
 
 /** A bad configuration value: the message names the variable, so the operator knows what to fix. */
@@ -126,6 +134,17 @@ function tokenSecret(env: Env): string | undefined {
   return raw;
 }
 
+/** Node refuses a headers limit above the request limit: say so in the operator's terms. */
+function httpTimeouts(env: Env): Pick<Config, 'httpHeadersTimeoutMs' | 'httpRequestTimeoutMs' | 'httpIdleTimeoutMs'> {
+  const httpHeadersTimeoutMs = integer(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000, 100, 3_600_000);
+  const httpRequestTimeoutMs = integer(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000);
+  if (httpHeadersTimeoutMs > httpRequestTimeoutMs) {
+    throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS', `must not exceed HTTP_REQUEST_TIMEOUT_MS (${httpRequestTimeoutMs})`);
+  }
+  const httpIdleTimeoutMs = integer(env, 'HTTP_IDLE_TIMEOUT_MS', 120_000, 1000, 24 * 3_600_000);
+  return { httpHeadersTimeoutMs, httpRequestTimeoutMs, httpIdleTimeoutMs };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   return {
     port: integer(env, 'PORT', 8000, 0, 65535),
@@ -148,6 +167,8 @@ export function loadConfig(env: Env = process.env): Config {
     sqliteSynchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', 'normal', ['normal', 'full'] as const),
     retentionRawMs: retention(env, 'RETENTION_RAW'),
     retentionFiveMinuteMs: retention(env, 'RETENTION_5M'),
+    ...httpTimeouts(env),
+    httpMaxConnections: integer(env, 'HTTP_MAX_CONNECTIONS', 512, 1, 1_000_000),
   };
 }
 

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
+import { stopOnExit } from './temporary.js';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -45,11 +46,13 @@ async function freePort(): Promise<number> {
 /** The built service (dist/server.js) on a free port; resolves once /healthz answers. */
 export async function startService(env: Record<string, string>): Promise<Running> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['dist/server.js'], {
-    cwd: ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: String(port) },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const child = stopOnExit(
+    spawn(process.execPath, ['dist/server.js'], {
+      cwd: ROOT,
+      env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: String(port) },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    }),
+  );
   const exited = once(child, 'exit').then(([code]) => {
     throw new Error(`the service exited with ${code} before it was ready`);
   });
@@ -69,7 +72,7 @@ export async function startService(env: Record<string, string>): Promise<Running
 
 /** The floor server; it prints its port once it listens. */
 export async function startFloor(): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/floor.ts'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = stopOnExit(spawn(process.execPath, ['--import', 'tsx', 'bench/floor.ts'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] }));
   const port = await new Promise<number>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the floor server exited with ${code}`)));
     createInterface({ input: child.stdout! }).once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));

@@ -33,8 +33,11 @@ export async function fillMeasurements(file: string, rows: number, sensors: numb
   const DAY_MS = 24 * 3600 * 1000;
   const recent = Math.min(rows, 1000 * sensors);
   const older = rows - recent;
-  const chunk = 500_000;
+  // Transactions of 50,000 rows, the event loop let go between them: Ctrl-C is handled (and the
+  // temporary folder removed) within a moment, not after the whole fill.
+  const chunk = 50_000;
   for (let start = 0; start < rows; start += chunk) {
+    if (start > 0) await new Promise((resolve) => setImmediate(resolve));
     db.transaction(() => {
       for (let i = start; i < Math.min(rows, start + chunk); i++) {
         const timestamp =
@@ -44,7 +47,7 @@ export async function fillMeasurements(file: string, rows: number, sensors: numb
         insert.run(1 + (i % sensors), 20 + Math.sin(i / 1000) * 5, timestamp);
       }
     })();
-    log(`  ${Math.min(rows, start + chunk).toLocaleString('en-US')} rows`);
+    if ((start + chunk) % 500_000 === 0 || start + chunk >= rows) log(`  ${Math.min(rows, start + chunk).toLocaleString('en-US')} rows`);
   }
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.close();

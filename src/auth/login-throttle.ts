@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /**
  * Slows brute force on /token, in memory, per process: a sliding window of failed logins per
  * username and per client address. Once either holds its limit, further attempts are refused (429)
@@ -45,8 +47,12 @@ export function loginThrottle(options: ThrottleLimits = DEFAULT_LIMITS) {
   /** Failure times per key, oldest first; a key's place in the map says how recently it failed. */
   const failures = new Map<string, number[]>();
 
-  const userKey = (username: string) => `user:${username.toLowerCase()}`;
-  const addressKey = (address: string) => `addr:${addressBucket(address)}`;
+  // Keys are digests of a fixed size, so what the map holds per entry does not depend on what a
+  // client sends: with at most `maxTracked` entries of at most `perUsername`/`perAddress` times
+  // each, the throttle's memory has a fixed bound.
+  const digest = (text: string) => createHash('sha256').update(text).digest('base64url');
+  const userKey = (username: string) => digest(`user:${username.toLowerCase()}`);
+  const addressKey = (address: string) => digest(`addr:${addressBucket(address)}`);
 
   function recent(key: string, now: number): number[] {
     const list = failures.get(key);
@@ -104,6 +110,17 @@ export function loginThrottle(options: ThrottleLimits = DEFAULT_LIMITS) {
     /** How many usernames and addresses are being tracked (for tests and metrics). */
     tracked(): number {
       return failures.size;
+    },
+
+    /** The characters held in keys and the failure times held, over every entry (for tests and metrics). */
+    footprint(): { keyChars: number; times: number } {
+      let keyChars = 0;
+      let times = 0;
+      for (const [key, list] of failures) {
+        keyChars += key.length;
+        times += list.length;
+      }
+      return { keyChars, times };
     },
   };
 }

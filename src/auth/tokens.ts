@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import type { SettingRepository } from '../store/repositories/settings.js';
 
@@ -20,18 +20,60 @@ export interface TokenClaims {
 }
 
 const SECRET_KEY = 'token_secret';
+/** A one-way fingerprint of the secret the server last started with, so other tools can check theirs. */
+const FINGERPRINT_KEY = 'token_secret_fingerprint';
+
+/** An HMAC keyed with the secret: says whether two secrets are the same without revealing either. */
+export function secretFingerprint(secret: string): string {
+  return createHmac('sha256', secret).update('sensorhub token secret fingerprint').digest('base64url');
+}
 
 /**
- * The signing secret: TOKEN_SECRET, or one generated at first start and kept in the store, so
- * tokens survive restarts and every process on the same store signs alike. The first process to
- * store one wins; the others read it back.
+ * The server's signing secret: TOKEN_SECRET, or one generated at first start and kept in the store,
+ * so tokens survive restarts and every process on the same store signs alike. The first process to
+ * store one wins; the others read it back. The secret's fingerprint is recorded for the CLI.
  */
 export async function tokenSecret(configured: string | undefined, settings: SettingRepository): Promise<Uint8Array> {
-  if (configured) return new TextEncoder().encode(configured);
-  await settings.setIfAbsent(SECRET_KEY, randomBytes(48).toString('base64url'));
-  const stored = await settings.get(SECRET_KEY);
-  if (!stored) throw new Error('the token secret could not be stored');
-  return new TextEncoder().encode(stored);
+  let secret = configured;
+  if (!secret) {
+    await settings.setIfAbsent(SECRET_KEY, randomBytes(48).toString('base64url'));
+    secret = await settings.get(SECRET_KEY);
+    if (!secret) throw new Error('the token secret could not be stored');
+  }
+  await settings.set(FINGERPRINT_KEY, secretFingerprint(secret));
+  return new TextEncoder().encode(secret);
+}
+
+/** The secret a tool other than the server would sign with does not match the server's. */
+export class SecretMismatch extends Error {}
+
+/**
+ * The secret for tokens made outside the server (the users CLI): the same the server signs with,
+ * or an error saying why not. Never generates or stores one: a secret the server does not use
+ * would only make tokens it rejects.
+ */
+export async function toolTokenSecret(configured: string | undefined, settings: SettingRepository): Promise<Uint8Array> {
+  const expected = await settings.get(FINGERPRINT_KEY);
+  const secret = configured ?? (await settings.get(SECRET_KEY));
+  if (!secret) {
+    throw new SecretMismatch(
+      expected
+        ? 'TOKEN_SECRET is not set, but the server on this store was started with one: set the same TOKEN_SECRET ' +
+            '(environment or .env in the working directory)'
+        : 'TOKEN_SECRET is not set and the store holds no generated secret: set the TOKEN_SECRET the server uses ' +
+            '(environment or .env in the working directory), or start the server once so it generates one',
+    );
+  }
+  if (expected !== undefined && expected !== secretFingerprint(secret)) {
+    throw new SecretMismatch(
+      configured
+        ? 'TOKEN_SECRET differs from the secret the server on this store was started with: its tokens would be rejected; ' +
+            'use the server\'s TOKEN_SECRET (environment or .env in the working directory)'
+        : 'TOKEN_SECRET is not set, but the server on this store was started with one: set the same TOKEN_SECRET ' +
+            '(environment or .env in the working directory)',
+    );
+  }
+  return new TextEncoder().encode(secret);
 }
 
 const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;

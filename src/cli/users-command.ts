@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 import { generatePassword, hashPassword } from '../auth/passwords.js';
 import { NEW_USER_PERMISSIONS, parsePermissions, permissionNames } from '../auth/permissions.js';
-import { tokenSecret, tokenService } from '../auth/tokens.js';
+import { SecretMismatch, tokenService, toolTokenSecret } from '../auth/tokens.js';
 import { MIN_PASSWORD_LENGTH, USERNAME } from '../schemas/users.js';
 import type { Store } from '../store/index.js';
 
@@ -29,8 +29,11 @@ Commands:
       Replaces the user's permissions. Tokens already issued keep at most what they had:
       taking a permission away applies to them at once, a new one needs a new token.
 
-The store is the one DATABASE_URL names (default sqlite:./data/sensorhub.db), as for the server.
-Exit codes: 0 done, 1 refused (unknown user, taken name, bad permission), 2 wrong usage.`;
+The store is the one DATABASE_URL names (default sqlite:./data/sensorhub.db), as for the server;
+like the server it reads a .env file in the working directory. \`token\` signs with the server's
+secret: TOKEN_SECRET as the server has it, or the one the server generated in the store; it
+refuses when its TOKEN_SECRET differs from the one the server was started with.
+Exit codes: 0 done, 1 refused (unknown user, taken name, bad permission, another secret), 2 wrong usage.`;
 
 /** Ten years, longer than a device lives: the bound keeps a typo from minting a token that never ends. */
 const MAX_TOKEN_DAYS = 3650;
@@ -48,6 +51,16 @@ function permissionsFrom(list: string): number {
     return parsePermissions(list);
   } catch (error) {
     throw new Refused((error as Error).message);
+  }
+}
+
+/** The server's signing secret, or a refusal saying what to set. */
+async function secretFor(store: Store, configured: string | undefined): Promise<Uint8Array> {
+  try {
+    return await toolTokenSecret(configured, store.settings);
+  } catch (error) {
+    if (error instanceof SecretMismatch) throw new Refused(error.message);
+    throw error;
   }
 }
 
@@ -105,7 +118,7 @@ async function run(argv: string[], { store, tokenTtlMinutes, tokenSecret: config
       }
       const user = await store.users.get(username);
       if (!user) throw new Refused(`no user "${username}"`);
-      const tokens = tokenService(await tokenSecret(configuredSecret, store.settings), tokenTtlMinutes * 60_000);
+      const tokens = tokenService(await secretFor(store, configuredSecret), tokenTtlMinutes * 60_000);
       err(`token for ${username} (${permissionNames(user.permissions).join(', ')}), valid ${days} days:`);
       out(await tokens.issue(user, now(), days * 24 * 3600_000));
       return;

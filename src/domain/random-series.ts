@@ -51,12 +51,25 @@ export function splitShare(count: number, options: RandomSeriesOptions): { year:
   return { year: count - day - hour, day, hour };
 }
 
+/** The largest deviation_rate taken: with it every step of the walk stays far from overflowing. */
+export const MAX_DEVIATION_RATE = 100;
+
+/** Two decimals, where a double still has them (beyond 2^53 / 100 it holds whole numbers only). */
+function twoDecimals(value: number): number {
+  return Math.abs(value) < 2 ** 53 / 100 ? Math.round(value * 100) / 100 : value;
+}
+
 /**
  * One sensor's series in time order: random times within the last year, day and hour, and a
  * smoothed random walk around the middle of the critical range — a Gaussian step with standard
  * deviation (critically_high - critically_low) × deviation_rate / 2, pulled toward the middle by
  * drift_adjustment, exponentially smoothed by smoothing_factor, each step capped at half the
  * standard deviation, rounded to 2 decimals.
+ *
+ * The walk is computed in units of half the critical range around its middle, then scaled: the
+ * range of thresholds such as ±1e308 is wider than a double can hold, and its spread times the
+ * deviation rate wider still. Every value is finite: one that would lie beyond the largest double
+ * is held at it.
  */
 export function randomSeries(sensor: SensorRange, count: number, options: RandomSeriesOptions, now: number, random: () => number): Series {
   const { year, day, hour } = splitShare(count, options);
@@ -67,19 +80,19 @@ export function randomSeries(sensor: SensorRange, count: number, options: Random
   }
   timestamps.sort();
 
-  const low = sensor.threshold_critically_low;
-  const high = sensor.threshold_critically_high;
-  const middle = (low + high) / 2;
-  const sd = ((high - low) * options.deviation_rate) / 2;
-  const cap = sd / 2;
+  // Halves first: low + high and high - low overflow for thresholds near ±1.8e308.
+  const middle = sensor.threshold_critically_low / 2 + sensor.threshold_critically_high / 2;
+  const halfRange = sensor.threshold_critically_high / 2 - sensor.threshold_critically_low / 2;
+  const deviation = Math.min(options.deviation_rate, MAX_DEVIATION_RATE);
+  const cap = deviation / 2;
   const values = new Float64Array(count);
-  let current = middle;
+  let offset = 0;
   for (let k = 0; k < count; k++) {
-    const proposal = current + gaussian(random) * sd + (middle - current) * options.drift_adjustment;
-    const smoothed = options.smoothing_factor * current + (1 - options.smoothing_factor) * proposal;
-    const step = Math.max(-cap, Math.min(cap, smoothed - current));
-    current += step;
-    values[k] = Math.round(current * 100) / 100;
+    const proposal = offset + gaussian(random) * deviation - offset * options.drift_adjustment;
+    const smoothed = options.smoothing_factor * offset + (1 - options.smoothing_factor) * proposal;
+    offset += Math.max(-cap, Math.min(cap, smoothed - offset));
+    const value = middle + offset * halfRange;
+    values[k] = twoDecimals(Math.max(-Number.MAX_VALUE, Math.min(Number.MAX_VALUE, value)));
   }
   return { timestamps, values };
 }

@@ -1,4 +1,5 @@
 import { parseDuration } from './duration.js';
+import { isWithinYears, LONGEST_DURATION } from './instants.js';
 
 /** A window over time in epoch ms: `start` inclusive, `end` exclusive unless `endInclusive`. */
 export interface TimeWindow {
@@ -23,7 +24,9 @@ export interface WindowInput {
 /**
  * The window rules: `time_delta` alone selects [now - delta, now]; with `end_time`,
  * [end - delta, end); `start_time`/`end_time` select [start, end). `time_delta` with `start_time`,
- * or a start after the end, is a problem.
+ * or a start after the end, is a problem. So is a duration longer than the years 1 to 9999, or a
+ * start before the year 1 (`end_time=0001-01-01T00:00:00Z&time_delta=P1D`): the window is refused
+ * rather than cut, so a client never receives less than it asked for without knowing.
  */
 export function resolveWindow(input: WindowInput, now: number): TimeWindow | WindowProblem {
   if (input.time_delta !== undefined) {
@@ -34,9 +37,16 @@ export function resolveWindow(input: WindowInput, now: number): TimeWindow | Win
     if (delta === undefined) {
       return { field: 'time_delta', msg: 'Input should be a valid non-negative duration (e.g. P7D, 07d,00:00:00, 3600)', type: 'duration_parsing' };
     }
-    return input.end_time !== undefined
+    if (delta > LONGEST_DURATION) {
+      return { field: 'time_delta', msg: 'Duration should be at most the span of the years 1 to 9999', type: 'duration_too_long' };
+    }
+    const window = input.end_time !== undefined
       ? { start: input.end_time - delta, end: input.end_time, endInclusive: false }
       : { start: now - delta, end: now, endInclusive: true };
+    if (!isWithinYears(window.start)) {
+      return { field: 'time_delta', msg: 'The window should start within the years 1 to 9999', type: 'value_error' };
+    }
+    return window;
   }
   if (input.start_time !== undefined && input.end_time !== undefined && input.start_time > input.end_time) {
     return { field: 'start_time', msg: 'start_time must not be after end_time', type: 'value_error' };

@@ -6,7 +6,8 @@
  * `null` into 0).
  *
  * In the query string and the path every value arrives as text, so booleans are converted there
- * too, and a single value becomes a one-element array where the schema wants an array.
+ * too, and a single value becomes a one-element array where the schema wants an array. A path id
+ * is ASCII digits and nothing else (no sign, no blank, no line break).
  */
 export type Schema = {
   type?: string | string[];
@@ -16,8 +17,64 @@ export type Schema = {
   oneOf?: Schema[];
 };
 
-const INTEGER = /^\s*[-+]?\d+\s*$/;
-const NUMBER = /^\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*$/;
+/** Where the data came from: a JSON body, the query string, or the path. */
+export type Source = 'json' | 'query' | 'path';
+
+/**
+ * The longest numeric string converted. A double needs at most 17 significant digits; longer
+ * text is no number a client means, and stays a string (so it is refused).
+ */
+export const MAX_NUMERIC_TEXT = 64;
+
+const isDigit = (code: number) => code >= 48 && code <= 57;
+
+/** The end of the run of digits starting at `i`. */
+function digitsFrom(text: string, i: number): number {
+  while (i < text.length && isDigit(text.charCodeAt(i))) i++;
+  return i;
+}
+
+/**
+ * Whether `text` is entirely a decimal number: `[-+]?digits`, or for a number also a fraction and
+ * an exponent (`-1.5e3`, `.5`, `2.`). One pass over the text, no backtracking: a regular
+ * expression with two ways to split a run of digits takes time growing with the square of the
+ * length on text that fails at its end (`"111…1x"`).
+ */
+export function isNumericText(text: string, kind: 'integer' | 'number' | 'digits'): boolean {
+  if (text.length === 0 || text.length > MAX_NUMERIC_TEXT) return false;
+  if (kind === 'digits') return digitsFrom(text, 0) === text.length;
+  let i = 0;
+  let end = text.length;
+  // Blanks around the number, as sent by scripts that format their arguments.
+  while (i < end && isBlank(text.charCodeAt(i))) i++;
+  while (end > i && isBlank(text.charCodeAt(end - 1))) end--;
+  const body = text.slice(i, end);
+  let at = body.startsWith('-') || body.startsWith('+') ? 1 : 0;
+  const intEnd = digitsFrom(body, at);
+  const intDigits = intEnd - at;
+  at = intEnd;
+  if (kind === 'integer') return intDigits > 0 && at === body.length;
+  let fracDigits = 0;
+  if (body[at] === '.') {
+    const fracEnd = digitsFrom(body, at + 1);
+    fracDigits = fracEnd - at - 1;
+    at = fracEnd;
+  }
+  if (intDigits === 0 && fracDigits === 0) return false;
+  if (body[at] === 'e' || body[at] === 'E') {
+    at++;
+    if (body[at] === '-' || body[at] === '+') at++;
+    const expEnd = digitsFrom(body, at);
+    if (expEnd === at) return false;
+    at = expEnd;
+  }
+  return at === body.length;
+}
+
+/** The blanks `\s` stood for in the ASCII range: space, tab, line feed, vertical tab, form feed, carriage return. */
+function isBlank(code: number): boolean {
+  return code === 32 || (code >= 9 && code <= 13);
+}
 
 /** The number a numeric string stands for; a string that overflows ("1e999") stays a string, so it is refused. */
 function finite(text: string): number | string {
@@ -36,15 +93,17 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 /** Converts one value; null stands for "nothing to convert anywhere below this schema". */
 type Coercer = ((data: unknown) => unknown) | null;
 
-const toInteger = (data: unknown) => (typeof data === 'string' && INTEGER.test(data) ? finite(data) : data);
-const toNumber = (data: unknown) => (typeof data === 'string' && NUMBER.test(data) ? finite(data) : data);
+const toInteger = (data: unknown) => (typeof data === 'string' && isNumericText(data, 'integer') ? finite(data) : data);
+const toPathInteger = (data: unknown) => (typeof data === 'string' && isNumericText(data, 'digits') ? finite(data) : data);
+const toNumber = (data: unknown) => (typeof data === 'string' && isNumericText(data, 'number') ? finite(data) : data);
 const toBoolean = (data: unknown) => (data === 'true' ? true : data === 'false' ? false : data);
 
 /**
  * The conversion for one schema, worked out once: a validator runs it on every request (a batch
  * of measurements runs it once per item), so the schema is not walked again each time.
  */
-export function compileCoercion(schema: Schema, fromText = false): Coercer {
+export function compileCoercion(schema: Schema, source: Source = 'json'): Coercer {
+  const fromText = source !== 'json';
   const branches = schema.anyOf ?? schema.oneOf;
   if (branches) {
     const byType = (wanted: string | undefined) =>
@@ -52,7 +111,7 @@ export function compileCoercion(schema: Schema, fromText = false): Coercer {
     const forArray = byType('array');
     const forObject = byType('object');
     const forOther = byType(undefined);
-    const [arrays, objects, others] = [forArray, forObject, forOther].map((b) => (b ? compileCoercion(b, fromText) : null));
+    const [arrays, objects, others] = [forArray, forObject, forOther].map((b) => (b ? compileCoercion(b, source) : null));
     if (!arrays && !objects && !others) return null;
     return (data) => {
       const coerce = Array.isArray(data) ? arrays : isPlainObject(data) ? objects : others;
@@ -63,7 +122,7 @@ export function compileCoercion(schema: Schema, fromText = false): Coercer {
   switch (typeOf(schema)) {
     case 'object': {
       const fields = Object.entries(schema.properties ?? {})
-        .map(([key, property]) => [key, compileCoercion(property, fromText)] as const)
+        .map(([key, property]) => [key, compileCoercion(property, source)] as const)
         .filter((field): field is readonly [string, NonNullable<Coercer>] => field[1] !== null);
       if (fields.length === 0) return null;
       return (data) => {
@@ -74,7 +133,7 @@ export function compileCoercion(schema: Schema, fromText = false): Coercer {
       };
     }
     case 'array': {
-      const item = schema.items ? compileCoercion(schema.items, fromText) : null;
+      const item = schema.items ? compileCoercion(schema.items, source) : null;
       if (!item && !fromText) return null;
       return (data) => {
         const list = fromText && data !== undefined && !Array.isArray(data) ? [data] : data;
@@ -83,7 +142,7 @@ export function compileCoercion(schema: Schema, fromText = false): Coercer {
       };
     }
     case 'integer':
-      return toInteger;
+      return source === 'path' ? toPathInteger : toInteger;
     case 'number':
       return toNumber;
     case 'boolean':

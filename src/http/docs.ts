@@ -25,7 +25,14 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
         description:
           'HTTP service for sensor and actuator systems. Errors are `{"detail": …}`; validation errors ' +
           '(422) list every problem with its `loc`. Integer fields accept numeric strings. Paths work with ' +
-          'and without a trailing slash.',
+          'and without a trailing slash.\n\n' +
+          'Limits on every request (422 beyond them, and nothing is written): every number is finite (`1e400` ' +
+          'overflows to infinity and is refused); a numeric string is at most 64 characters; no string holds ' +
+          'the NUL character (`\\u0000`); every date-time, and both edges of a window, lie within the years 1 to ' +
+          '9999 (UTC), and a duration is no longer than that span; `max_points` is at most 100,000; an id in ' +
+          'the path is ASCII digits only (` 1`, `+1`, `1%0A` are refused). Errors raised before a route runs ' +
+          'answer `{"detail": …}` too: 400 for a malformed URL or request, 414 for a path parameter over 200 ' +
+          'characters, 431 for headers (the URL included) over the size limit.',
       },
       tags: TAGS,
       components: {

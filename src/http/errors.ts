@@ -1,4 +1,6 @@
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Conflict, Forbidden, InvalidInput, NotFound, TooManyAttempts, Unauthenticated, type ValidationIssue } from '../services/errors.js';
 
 /** An error with the status and `detail` the client should see. */
@@ -91,8 +93,12 @@ function describe(issue: AjvIssue): { msg: string; type: string } {
       return { msg: `List should have at most ${p.limit} items`, type: 'too_long' };
     case 'format':
       return p.format === 'date-time'
-        ? { msg: 'Input should be a valid datetime (ISO 8601)', type: 'datetime_parsing' }
+        ? { msg: 'Input should be a valid datetime (ISO 8601) within the years 1 to 9999', type: 'datetime_parsing' }
         : { msg: `Input should match format ${p.format}`, type: `${p.format}_parsing` };
+    case 'finite':
+      return { msg: 'Input should be a finite number', type: 'finite_number' };
+    case 'noNul':
+      return { msg: 'String should not contain the NUL character (\\u0000)', type: 'string_nul' };
     case 'pattern':
       return { msg: `String should match pattern '${p.pattern}'`, type: 'string_pattern_mismatch' };
     default:
@@ -131,7 +137,11 @@ const FASTIFY_CODES: Record<string, [number, string]> = {
 };
 
 /** Every error leaves as `{"detail": …}`; a 500 never carries SQL or a stack trace. */
-export function registerErrorHandling(app: FastifyInstance, isStoreUnavailable: (error: unknown) => boolean): void {
+export function registerErrorHandling(
+  app: FastifyInstance,
+  isStoreUnavailable: (error: unknown) => boolean,
+  isMissingReference: (error: unknown) => boolean = () => false,
+): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) return send(reply, error);
     const refused = refusal(error);
@@ -152,6 +162,8 @@ export function registerErrorHandling(app: FastifyInstance, isStoreUnavailable: 
       request.log.warn({ err: error }, 'store unavailable');
       return reply.code(503).header('Retry-After', '5').send({ detail: 'Database unavailable, try again shortly.' });
     }
+    // A concurrent delete took away what the request refers to between its check and its write.
+    if (isMissingReference(error)) return reply.code(404).send({ detail: 'A resource the request refers to does not exist' });
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) return reply.code(status).send({ detail: error.message });
     request.log.error({ err: error }, 'request failed');
@@ -161,4 +173,46 @@ export function registerErrorHandling(app: FastifyInstance, isStoreUnavailable: 
   app.setNotFoundHandler((_request, reply) => {
     reply.code(404).send({ detail: 'Not Found' });
   });
+}
+
+/** What Fastify's router reports about a URL before any route runs, as the client should read it. */
+const URL_PROBLEMS: Record<string, [number, string]> = {
+  FST_ERR_BAD_URL: [400, 'Malformed URL (invalid percent-encoding)'],
+  FST_ERR_MAX_PARAM_LENGTH: [414, 'A path parameter is too long'],
+  FST_ERR_ASYNC_CONSTRAINT: [500, 'Internal Server Error'],
+};
+
+/**
+ * Fastify's `frameworkErrors`: the errors its router raises itself (a bad %-encoding, an over-long
+ * path parameter) answer `{"detail": …}` like every other error, not Fastify's own body.
+ */
+export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const [status, detail] = URL_PROBLEMS[error.code] ?? [error.statusCode ?? 400, error.message];
+  reply.code(status).send({ detail });
+}
+
+/** Node's own refusals of a request it could not parse, before Fastify sees it. */
+const CLIENT_ERRORS: Record<string, [number, string]> = {
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request timed out'],
+  HPE_HEADER_OVERFLOW: [431, 'Request header fields too large (the URL included)'],
+  HPE_URI_TOO_LONG: [414, 'URI too long'],
+};
+
+/**
+ * Fastify's `clientErrorHandler`: a request line or headers Node cannot parse (a space in the
+ * path, headers or a URL over the size limit) get a `{"detail": …}` body too, then the
+ * connection is closed, as Node does.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, detail] = (error.code && CLIENT_ERRORS[error.code]) || [400, 'Malformed HTTP request'];
+  if (!socket.writable) {
+    socket.destroy(error);
+    return;
+  }
+  const body = JSON.stringify({ detail });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

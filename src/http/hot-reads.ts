@@ -5,6 +5,7 @@ import { MAX_ID } from '../schemas/common.js';
 import type { StoredActuator } from '../store/index.js';
 import type { MaybePromise, PolledReads } from '../store/index.js';
 import { activationJson, measurementJson } from './json-text.js';
+import type { RequestObserver } from './metrics.js';
 
 const LAST = /^\/measurements\/(\d{1,10})\/last\/?$/;
 const STATE = /^\/actuators\/(\d{1,10})\/state\/?$/;
@@ -17,6 +18,8 @@ export interface HotReadOptions {
   exposedHeaders: readonly string[];
   /** False while the server drains, or when every request must go through the full pipeline. */
   active: () => boolean;
+  /** Request metrics of the two routes answered here (status 200), with the labels their routes would get. */
+  observe: { last: RequestObserver; state: RequestObserver };
   /** Request logging (level info and below): the same `request` line the other routes write. */
   log?: { logger: FastifyBaseLogger; nextRequestId: () => string };
 }
@@ -41,7 +44,7 @@ const isPromise = <T>(value: MaybePromise<T>): value is Promise<T> => typeof (va
  * as the route's (a test compares them).
  */
 export function hotReads(options: HotReadOptions): (req: IncomingMessage, res: ServerResponse, next: Handler) => void {
-  const { polled, now, staleAfterMs, active, log } = options;
+  const { polled, now, staleAfterMs, active, log, observe } = options;
   // The headers the full pipeline sends with these answers: CORS for any origin, then the type.
   const cors = { 'access-control-allow-origin': '*', 'access-control-expose-headers': options.exposedHeaders.join(', ') };
   const lastHeaders = { ...cors, 'content-type': JSON_TYPE };
@@ -64,16 +67,15 @@ export function hotReads(options: HotReadOptions): (req: IncomingMessage, res: S
     const state = last ? null : STATE.exec(url);
     const id = Number((last ?? state)?.[1]);
     if (!(id <= MAX_ID)) return next(req, res);
-    const started = log ? performance.now() : 0;
+    const started = performance.now();
     const headers = last ? lastHeaders : stateHeaders;
     const finish = (body: string | undefined) => {
       if (body === undefined) return next(req, res);
       res.writeHead(200, { ...headers, 'content-length': Buffer.byteLength(body) });
       res.end(body);
-      if (log) {
-        const ms = Math.round((performance.now() - started) * 100) / 100;
-        log.logger.info({ reqId: log.nextRequestId(), method: req.method, url, status: 200, ms }, 'request');
-      }
+      const elapsed = performance.now() - started;
+      (last ? observe.last : observe.state)(elapsed / 1000);
+      if (log) log.logger.info({ reqId: log.nextRequestId(), method: req.method, url, status: 200, ms: Math.round(elapsed * 100) / 100 }, 'request');
     };
     // A store error is the route's to report, in the contract's shape.
     const fallBack = () => {

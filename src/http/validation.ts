@@ -2,7 +2,8 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { isDateTime } from '../domain/date-time.js';
-import { compileCoercion, type Schema } from './coerce.js';
+import { compileCoercion, type Schema, type Source } from './coerce.js';
+import { addInputLimitKeywords, withInputLimits } from './input-limits.js';
 
 function createAjv(): Ajv {
   const ajv = new Ajv({
@@ -15,6 +16,7 @@ function createAjv(): Ajv {
     addUsedSchema: false,
   });
   addFormats.default(ajv);
+  addInputLimitKeywords(ajv);
   ajv.addFormat('date-time', { type: 'string', validate: isDateTime });
   ajv.addFormat('duration', { type: 'string', validate: () => true });
   return ajv;
@@ -27,8 +29,9 @@ function createAjv(): Ajv {
 export function validatorCompiler(): FastifySchemaCompiler<unknown> {
   const ajv = createAjv();
   return ({ schema, httpPart }) => {
-    const check: ValidateFunction = ajv.compile(schema as object);
-    const coerce = compileCoercion(schema as Schema, httpPart === 'querystring' || httpPart === 'params');
+    const check: ValidateFunction = ajv.compile(withInputLimits(schema as object));
+    const source: Source = httpPart === 'params' ? 'path' : httpPart === 'querystring' ? 'query' : 'json';
+    const coerce = compileCoercion(schema as Schema, source);
     const validate = (data: unknown) => {
       const value = coerce ? coerce(data) : data;
       const ok = check(value);

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { Actuator, ActuatorActivation, ActuatorBase, ActuatorIdParams, ActuatorPatch } from '../schemas/actuators.js';
-import { errorResponses } from '../schemas/common.js';
+import { Deleted, errorResponses } from '../schemas/common.js';
 import { PrototypeIdParams } from '../schemas/prototypes.js';
 import { actuatorDocs as docs } from '../schemas/route-docs.js';
 import type { StoredActuator } from '../store/index.js';
@@ -12,8 +12,8 @@ const toApi = (a: StoredActuator): Actuator => ({ ...a, last_activated: new Date
 const actuatorRoutes: RouteGroup = async (app, { services: { actuators } }) => {
   app.post('/actuators', {
     config: { access: 'modify' },
-    schema: { ...docs.post, body: ActuatorBase, response: { 201: Actuator, ...errorResponses(404, 422) } },
-    handler: async (request, reply) => reply.code(201).send(toApi(await actuators.create(request.body))),
+    schema: { ...docs.post, body: ActuatorBase, response: { 200: Actuator, ...errorResponses(404, 422) } },
+    handler: async (request) => toApi(await actuators.create(request.body)),
   });
 
   app.patch('/actuators', {
@@ -52,6 +52,15 @@ const actuatorRoutes: RouteGroup = async (app, { services: { actuators } }) => {
     config: { access: 'read' },
     schema: { ...docs.byPrototype, params: PrototypeIdParams, response: { 200: Type.Array(Actuator), ...errorResponses(404, 422) } },
     handler: async (request) => (await actuators.listByPrototype(request.params.prototype_id)).map(toApi),
+  });
+
+  app.delete('/actuators/:actuator_id', {
+    config: { access: 'modify' },
+    schema: { ...docs.remove, params: ActuatorIdParams, response: { 204: Deleted, ...errorResponses(404, 422) } },
+    handler: async (request, reply) => {
+      await actuators.remove(request.params.actuator_id);
+      return reply.code(204).send();
+    },
   });
 };
 

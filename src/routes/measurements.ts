@@ -2,12 +2,13 @@ import { Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
 import { isoOf } from '../domain/date-time.js';
 import { jsonArray, measurementJson, sendJsonText } from '../http/json-text.js';
-import { errorResponses } from '../schemas/common.js';
+import { Deleted, errorResponses } from '../schemas/common.js';
 import { AggregateBucket, AggregateQuery } from '../schemas/history.js';
 import {
   ExportQuery,
   Measurement,
   MeasurementBody,
+  MeasurementIdParams,
   type MeasurementBase,
   RandomMeasurements,
   RandomResult,
@@ -28,14 +29,14 @@ const toMeasurement = (m: StoredMeasurement): Measurement => ({
 const measurementRoutes: RouteGroup = async (app, { services: { measurements, history } }) => {
   app.post('/measurements', {
     config: { access: 'post_measurements' },
-    schema: { ...docs.post, body: MeasurementBody, response: { 201: Type.Union([Measurement, Type.Array(Measurement)]), ...errorResponses(404, 422) } },
+    schema: { ...docs.post, body: MeasurementBody, response: { 200: Type.Union([Measurement, Type.Array(Measurement)]), ...errorResponses(404, 422) } },
     handler: async (request, reply) => {
       const batch = Array.isArray(request.body);
       const stored = await measurements.record(batch ? (request.body as MeasurementBase[]) : [request.body as MeasurementBase], batch);
       // Written straight as JSON text in the documented shape: a batch is the hot path of ingest,
       // and the schema serializer would test each item against both branches of the union.
       const json = batch ? `[${stored.map(measurementJson).join(',')}]` : measurementJson(stored[0]);
-      return sendJsonText(reply.code(201), json);
+      return sendJsonText(reply, json);
     },
   });
 
@@ -85,6 +86,15 @@ const measurementRoutes: RouteGroup = async (app, { services: { measurements, hi
     handler: async (request) => {
       const { generated, deleted, sensors } = await measurements.generate(request.body);
       return { message: `Generated ${generated} measurements for ${sensors} sensors`, generated, deleted };
+    },
+  });
+
+  app.delete('/measurements/:measurement_id', {
+    config: { access: 'modify' },
+    schema: { ...docs.remove, params: MeasurementIdParams, response: { 204: Deleted, ...errorResponses(404, 422) } },
+    handler: async (request, reply) => {
+      await measurements.remove(request.params.measurement_id);
+      return reply.code(204).send();
     },
   });
 };

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses } from '../schemas/common.js';
+import { CascadeQuery, Deleted, errorResponses } from '../schemas/common.js';
+import { SensorIdParams } from '../schemas/measurements.js';
 import { PrototypeIdParams } from '../schemas/prototypes.js';
 import { sensorDocs as docs } from '../schemas/route-docs.js';
 import { Sensor, SensorBase, SensorPatch } from '../schemas/sensors.js';
@@ -8,8 +9,8 @@ import type { RouteGroup } from './deps.js';
 const sensorRoutes: RouteGroup = async (app, { services: { sensors } }) => {
   app.post('/sensors/', {
     config: { access: 'modify' },
-    schema: { ...docs.post, body: SensorBase, response: { 201: Sensor, ...errorResponses(404, 422) } },
-    handler: async (request, reply) => reply.code(201).send(await sensors.create(request.body)),
+    schema: { ...docs.post, body: SensorBase, response: { 200: Sensor, ...errorResponses(404, 422) } },
+    handler: (request) => sensors.create(request.body),
   });
 
   app.get('/sensors/:prototype_id', {
@@ -22,6 +23,15 @@ const sensorRoutes: RouteGroup = async (app, { services: { sensors } }) => {
     config: { access: 'modify' },
     schema: { ...docs.patch, body: Type.Array(SensorPatch), response: { 200: Type.Array(Sensor), ...errorResponses(404, 422) } },
     handler: (request) => sensors.patch(request.body),
+  });
+
+  app.delete('/sensors/:sensor_id', {
+    config: { access: 'modify' },
+    schema: { ...docs.remove, params: SensorIdParams, querystring: CascadeQuery, response: { 204: Deleted, ...errorResponses(404, 409, 422) } },
+    handler: async (request, reply) => {
+      await sensors.remove(request.params.sensor_id, request.query.cascade);
+      return reply.code(204).send();
+    },
   });
 };
 

@@ -38,12 +38,12 @@ const userRoutes: RouteGroup = async (app, { config, auth, services: { users } }
       consumes: FORM_CONTENT_TYPES,
       body: NewUserForm,
       security: bearer,
-      response: { 201: Token, ...errorResponses(401, 403, 409, 422) },
+      response: { 200: Token, ...errorResponses(401, 403, 409, 422) },
     },
-    handler: async (request, reply) => {
+    handler: (request) => {
       // Let in by the guard without a token: only the store's first user may be made that way.
       const bootstrap = config.authMode === 'enforced' && !request.principal;
-      return reply.code(201).send(await users.create(request.body.username, request.body.password, bootstrap));
+      return users.create(request.body.username, request.body.password, bootstrap);
     },
   });
 

@@ -10,9 +10,13 @@ export function StringEnum<const T extends readonly string[]>(values: T, descrip
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], description });
 }
 
-/** A date-time in a request: ISO 8601; without an offset it is taken as UTC. */
+/** A date-time in a request: ISO 8601; without an offset it is taken as UTC; years 1 to 9999 once in UTC. */
 export const DateTimeInput = (description?: string) =>
-  Type.String({ format: 'date-time', description, examples: ['2026-11-22T09:30:00.123Z'] });
+  Type.String({
+    format: 'date-time',
+    description: [description, 'Within the years 1 to 9999 (UTC).'].filter(Boolean).join(' '),
+    examples: ['2026-11-22T09:30:00.123Z'],
+  });
 
 /** A date-time in a response: ISO 8601 in UTC with a Z suffix and milliseconds. */
 export const DateTimeOutput = (description?: string) =>
@@ -47,3 +51,13 @@ export function errorResponses(...statuses: number[]): Record<number, TSchema> {
   return out;
 }
 
+/** `?cascade=true` on the deletes of what can have something below it. */
+export const CascadeQuery = Type.Object({
+  cascade: Type.Boolean({
+    default: false,
+    description: 'Also delete everything below (sensors, actuators, measurements), in the same transaction. Without it, 409 while anything is below.',
+  }),
+});
+
+/** The 204 of a delete, for the OpenAPI document. */
+export const Deleted = { description: 'Deleted. No body.', type: 'null' } as const;

@@ -1,7 +1,10 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { MAX_DEVIATION_RATE } from '../domain/random-series.js';
 import { DateTimeInput, DateTimeOutput, Id } from './common.js';
 
 export const MAX_BATCH = 10_000;
+/** The most points a downsampled window answers with: its answer is built in memory. */
+export const MAX_POINTS = 100_000;
 
 export const MeasurementBase = Type.Object(
   {
@@ -31,6 +34,7 @@ export const Measurement = Type.Object(
 export type Measurement = Static<typeof Measurement>;
 
 export const SensorIdParams = Type.Object({ sensor_id: Id() });
+export const MeasurementIdParams = Type.Object({ measurement_id: Id() });
 
 const windowFields = {
   start_time: Type.Optional(DateTimeInput('Inclusive start of the window.')),
@@ -42,13 +46,18 @@ export const WindowQuery = Type.Object({
     Type.String({
       description:
         'Duration: ISO 8601 (P7D, PT2H30M), the Python forms (07d,00:00:00, 1 day, 02:00:00, 02:00:00, 1d) or seconds (3600). ' +
-        'Alone: [now - time_delta, now]; with end_time: [end_time - time_delta, end_time). Not with start_time.',
+        'Alone: [now - time_delta, now]; with end_time: [end_time - time_delta, end_time). Not with start_time. ' +
+        'At most the span of the years 1 to 9999, and the window must start in the year 1 or later (422 otherwise).',
       examples: ['P7D'],
     }),
   ),
   ...windowFields,
   max_points: Type.Optional(
-    Type.Integer({ minimum: 2, description: 'At most this many points, keeping each time bucket’s minimum and maximum.' }),
+    Type.Integer({
+      minimum: 2,
+      maximum: MAX_POINTS,
+      description: `At most this many points (2 to ${MAX_POINTS.toLocaleString('en')}), keeping each time bucket’s minimum and maximum.`,
+    }),
   ),
 });
 export type WindowQuery = Static<typeof WindowQuery>;
@@ -68,7 +77,12 @@ export const RandomMeasurements = Type.Object(
     yearly_measurements_ratio: ratio(0.8, 'Share placed at random times within the last year.'),
     dayly_measurements_ratio: ratio(0.1, 'Share placed within the last day.'),
     hourly_measurements_ratio: ratio(0.1, 'Share placed within the last hour.'),
-    deviation_rate: Type.Number({ minimum: 0, default: 0.2 }),
+    deviation_rate: Type.Number({
+      minimum: 0,
+      maximum: MAX_DEVIATION_RATE,
+      default: 0.2,
+      description: `Standard deviation of a step as a share of the critical range, 0 to ${MAX_DEVIATION_RATE}. Generated values are always finite.`,
+    }),
     smoothing_factor: ratio(0.5, 'Exponential smoothing of the walk.'),
     drift_adjustment: ratio(0.15, 'Pull toward the middle of the critical range.'),
     replace: Type.Boolean({ default: true, description: 'Delete every existing measurement first (in the same transaction).' }),

@@ -70,6 +70,13 @@ export const measurementDocs = {
     'getLastMeasurement',
     'The newest measurement by timestamp (ties: the highest id). 404 for an unknown sensor or one without measurements.',
   ),
+  remove: doc(
+    MEASUREMENTS,
+    'Delete Measurement',
+    'deleteMeasurement',
+    'Deletes one measurement by its measurement_id. 204 without a body; 404 when it does not exist. ' +
+      "Deleting a sensor's newest measurement makes the one before it the newest (last, actuator state).",
+  ),
   random: doc(
     MEASUREMENTS,
     'Post Random Measurements',
@@ -110,6 +117,12 @@ export const actuatorDocs = {
       'because refusing the report would make the next state poll answer activate: true again.',
   ),
   byPrototype: doc(ACTUATORS, 'Actuator', 'actuator', "The prototype's actuators (those whose sensor belongs to it), by actuator_id."),
+  remove: doc(
+    ACTUATORS,
+    'Delete Actuator',
+    'deleteActuator',
+    'Deletes the actuator. 204 without a body; 404 when it does not exist. Its controller then gets 404 for its state.',
+  ),
 };
 
 export const sensorDocs = {
@@ -122,16 +135,31 @@ export const sensorDocs = {
     'Partial bulk update: each element names a sensor_id and the fields to change. ' +
       'Thresholds are checked on the merged result. All or nothing: one bad element and nothing is written.',
   ),
+  remove: doc(
+    SENSORS,
+    'Delete Sensor',
+    'deleteSensor',
+    'Deletes the sensor. 204 without a body; 404 when it does not exist. While it has measurements or actuators: 409 ' +
+      'with a detail that counts them, unless cascade=true, which deletes them with it in one transaction.',
+  ),
 };
 
 export const prototypeDocs = {
   list: doc(PROTOTYPES, 'Prototypes', 'prototypes', 'All prototypes, by prototype_id.'),
   post: doc(PROTOTYPES, 'Post Prototype', 'postPrototype', 'Creates a prototype with the id the client chose. 409 when the id is taken.'),
   get: doc(PROTOTYPES, 'Prototype', 'prototype'),
+  remove: doc(
+    PROTOTYPES,
+    'Delete Prototype',
+    'deletePrototype',
+    'Deletes the prototype. 204 without a body; 404 when it does not exist. While it has sensors: 409 with a detail ' +
+      'that counts its sensors, actuators and measurements, unless cascade=true, which deletes all of them with it in ' +
+      'one transaction. The default prototype 0 is not special: deleted, it is not created again.',
+  ),
 };
 
 export const opsDocs = {
-  health: doc('Operations', 'Health', 'health', '200 when the store answers, 503 when it does not.'),
+  health: doc('Operations', 'Health', 'health', '200 when the store answers `select 1` within a second, 503 (within that second) when it does not.'),
 };
 
 export const userDocs = {
@@ -150,10 +178,11 @@ export const userDocs = {
     USERS_AND_PICTURE,
     'Create User Access Token',
     'createUserAccessToken',
-    'Creates a user with the read and modify permissions (2|4) and returns a token for it; the very first user of the ' +
-      'store becomes an administrator with every permission (15). Same body forms as /token. 409 when the username is ' +
-      'taken. In AUTH_MODE=enforced it needs the admin permission once a user exists; while none exists it is open, ' +
-      'and of several first users created at the same moment only one succeeds (the others get 401).',
+    'Creates a user with the read and modify permissions (2|4) and returns a token for it. Same body forms as /token. ' +
+      '409 when the username is taken. In AUTH_MODE=enforced it needs the admin permission once a user exists; while ' +
+      'none exists it is open and the user it creates is an administrator with every permission (15); of several first ' +
+      'users created at the same moment only one succeeds (the others get 401). In AUTH_MODE=open it never grants admin ' +
+      '(anyone who reaches the port may call it): the first administrator is then made with the users command-line tool.',
   ),
   logout: doc(
     USERS_AND_PICTURE,

@@ -16,7 +16,7 @@ export const MIN_PASSWORD_LENGTH = 8;
 
 export const LoginForm = Type.Object(
   {
-    username: Type.String({ minLength: 1, pattern: PRINTABLE }),
+    username: Type.String({ minLength: 1, maxLength: USERNAME.maxLength, pattern: PRINTABLE, description: '1 to 64 characters, as for /users/new/.' }),
     password: Type.String({ minLength: 1 }),
     ...oauthExtras,
   },

@@ -58,6 +58,11 @@ export function actuatorService({ store, bus, now }: ServiceDeps, staleAfterMs: 
       return actuator;
     },
 
+    async remove(actuatorId: number): Promise<void> {
+      if (!(await store.remove.actuator(actuatorId))) throw new NotFound(actuatorNotFound(actuatorId));
+      bus.publish('actuator', { action: 'deleted', actuatorId });
+    },
+
     /** The prototype's actuators (those whose sensor belongs to it), by actuator_id. */
     async listByPrototype(prototypeId: number): Promise<StoredActuator[]> {
       if (!(await store.prototypes.exists(prototypeId))) throw new NotFound(`Prototype ${prototypeId} not found`);

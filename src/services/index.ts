@@ -18,7 +18,7 @@ export function createServices(deps: ServiceDeps, config: Config, auth: Auth) {
     measurements: measurementService(deps, history),
     history,
     actuators: actuatorService(deps, config.staleAfterMs),
-    users: userService(deps, auth),
+    users: userService(deps, auth, config.authMode),
     pictures: pictureService(deps, { source: config.pictureSource, timeoutMs: config.pictureTimeoutMs, cacheMs: config.pictureCacheMs }),
   };
 }

@@ -4,6 +4,7 @@ import { parseDateTime } from '../domain/date-time.js';
 import { perSensorCount, randomSeries, seededRandom } from '../domain/random-series.js';
 import { bucketStart, DAY } from '../history/sizes.js';
 import type { ExportQuery, MeasurementBase, RandomMeasurements, WindowQuery } from '../schemas/measurements.js';
+import { isMissingReference } from '../store/errors.js';
 import type { NewMeasurement, StoredMeasurement } from '../store/index.js';
 import { InvalidInput, NotFound, type ValidationIssue } from './errors.js';
 import type { ServiceDeps } from './deps.js';
@@ -62,7 +63,12 @@ export function measurementService({ store, bus, now, log }: ServiceDeps, histor
       const known = await store.sensors.existing(ids);
       const missing = ids.find((id) => !known.has(id));
       if (missing !== undefined) throw new NotFound(`Sensor ${missing} not found`);
-      const stored = await store.ingest(rows);
+      const stored = await store.ingest(rows).catch(async (error: unknown) => {
+        // A sensor deleted between the check above and the insert.
+        if (!isMissingReference(error)) throw error;
+        const stillKnown = await store.sensors.existing(ids);
+        throw new NotFound(`Sensor ${ids.find((id) => !stillKnown.has(id)) ?? ids[0]} not found`);
+      });
       bus.publish('measurements', { rows: stored });
       return stored;
     },
@@ -98,6 +104,10 @@ export function measurementService({ store, bus, now, log }: ServiceDeps, histor
       if (last) return last;
       if (!(await store.sensors.get(sensorId))) throw new NotFound(`Sensor ${sensorId} not found`);
       throw new NotFound(`Sensor ${sensorId} has no measurements`);
+    },
+
+    async remove(measurementId: number): Promise<void> {
+      if (!(await store.remove.measurement(measurementId))) throw new NotFound(`Measurement ${measurementId} not found`);
     },
 
     /** The CSV export of the sensors and window the query selects, as text chunks read page by page. */

@@ -3,6 +3,7 @@ import type { Auth } from '../auth/index.js';
 import { dummyHash, hashPassword, verifyPassword } from '../auth/passwords.js';
 import { ALL_PERMISSIONS, NEW_USER_PERMISSIONS } from '../auth/permissions.js';
 import type { TokenSubject } from '../auth/tokens.js';
+import type { AuthMode } from '../config.js';
 import type { ServiceDeps } from './deps.js';
 import { Conflict, TooManyAttempts, Unauthenticated } from './errors.js';
 
@@ -11,7 +12,7 @@ export interface BearerToken {
   token_type: 'bearer';
 }
 
-export function userService({ store, now }: ServiceDeps, auth: Auth) {
+export function userService({ store, now }: ServiceDeps, auth: Auth, authMode: AuthMode) {
   const bearerToken = async (user: TokenSubject): Promise<BearerToken> => ({
     access_token: await auth.tokens.issue(user, now()),
     token_type: 'bearer',
@@ -35,16 +36,18 @@ export function userService({ store, now }: ServiceDeps, auth: Auth) {
     },
 
     /**
-     * Creates a user with read and modify (the store's very first one: every permission) and
-     * returns a token for it. `onlyIfFirst`: the request came in without a token while no user
-     * existed, so it may only make the first one.
+     * Creates a user with read and modify and returns a token for it; with AUTH_MODE=enforced the
+     * store's very first user gets every permission. `onlyIfFirst`: the request came in without a
+     * token while no user existed, so it may only make the first one.
      */
     async create(username: string, password: string, onlyIfFirst: boolean): Promise<BearerToken> {
       const user = await store.users.create({
         username,
         password_hash: await hashPassword(password),
         permissions: NEW_USER_PERMISSIONS,
-        firstUserPermissions: ALL_PERMISSIONS,
+        // In open mode anyone may get here, so the administrator bit is never handed out: a token
+        // made now would otherwise still administer users after the switch to enforced.
+        firstUserPermissions: authMode === 'enforced' ? ALL_PERMISSIONS : NEW_USER_PERMISSIONS,
         onlyIfFirst,
         created_at: now(),
       });

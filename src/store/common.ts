@@ -1,10 +1,16 @@
 import { type Kysely, Migrator, sql } from 'kysely';
-import type { Database } from './database.js';
+import type { Database, NewMeasurement, StoredMeasurement } from './database.js';
 import type { Dialect } from './dialect.js';
+import { isMissingReference } from './errors.js';
 import type { MigrationLog } from './migrations/010_history_buckets.js';
 import { migrationProvider } from './migrations/index.js';
+import { type Removal, removals } from './repositories/removals.js';
 import type { SensorRepository } from './repositories/sensors.js';
 import { seedDefaults } from './seed-defaults.js';
+import type { Store, StoreInstruments } from './store.js';
+
+/** How long /healthz waits for the store to answer `select 1`. */
+const PING_TIMEOUT_MS = 1000;
 
 /** Migrations, then default data when asked for: once per store, before it serves anything. */
 export async function prepare(db: Kysely<Database>, dialect: Dialect, seed: boolean, log: MigrationLog = () => {}): Promise<void> {
@@ -13,31 +19,92 @@ export async function prepare(db: Kysely<Database>, dialect: Dialect, seed: bool
   if (seed) await seedDefaults(db, dialect);
 }
 
-/** True when the store answers a trivial query. */
-export async function ping(db: Kysely<Database>): Promise<boolean> {
+/** True when the store answers a trivial query within `timeoutMs`. */
+export async function ping(db: Kysely<Database>, timeoutMs = PING_TIMEOUT_MS): Promise<boolean> {
+  // Its own short limit: a health check that waits for the statement limit answers too late to help.
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  const answered = sql`select 1`.execute(db).then(
+    () => true,
+    () => false,
+  );
   try {
-    await sql`select 1`.execute(db);
-    return true;
-  } catch {
-    return false;
+    return await Promise.race([answered, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
 /**
- * The sensors repository with an `existing` that remembers: sensors are never deleted, so a
- * sensor seen once exists for good and ingest checks skip the query. `lookUp` finds which of
- * some ids exist, the cheapest way the backend can.
+ * The sensors that exist, remembered: ingest checks skip the query for a sensor seen once. This
+ * process forgets the ones it deletes; one deleted by another process shows as a missing
+ * reference on insert, which forgets them all (see `ingestion`). `lookUp` finds which of some ids
+ * exist, the cheapest way the backend can.
  */
-export function rememberingSensors(sensors: SensorRepository, lookUp: (ids: number[]) => number[] | Promise<Set<number>>): SensorRepository {
+export function knownSensors(sensors: SensorRepository, lookUp: (ids: number[]) => number[] | Promise<Set<number>>) {
   const known = new Set<number>();
   return {
-    ...sensors,
-    async existing(ids: readonly number[]): Promise<Set<number>> {
-      const unknown = [...new Set(ids.filter((id) => !known.has(id)))];
-      if (unknown.length > 0) {
-        for (const id of await lookUp(unknown)) known.add(id);
-      }
-      return new Set(ids.filter((id) => known.has(id)));
+    sensors: {
+      ...sensors,
+      async existing(ids: readonly number[]): Promise<Set<number>> {
+        const unknown = [...new Set(ids.filter((id) => !known.has(id)))];
+        if (unknown.length > 0) {
+          for (const id of await lookUp(unknown)) known.add(id);
+        }
+        return new Set(ids.filter((id) => known.has(id)));
+      },
     },
+    forget(ids: readonly number[]): void {
+      for (const id of ids) known.delete(id);
+    },
+    forgetAll(): void {
+      known.clear();
+    },
+  };
+}
+
+type KnownSensors = ReturnType<typeof knownSensors>;
+
+/** The store's `ingest` around a backend's group commit: counted for the metrics, and a missing sensor forgotten. */
+export function ingestion(
+  insert: (rows: readonly NewMeasurement[]) => Promise<StoredMeasurement[]>,
+  instruments: StoreInstruments,
+  known: KnownSensors,
+): Store['ingest'] {
+  return (rows) =>
+    insert(rows).then(
+      (stored) => {
+        instruments.ingested?.(stored.length);
+        return stored;
+      },
+      (error: unknown) => {
+        if (isMissingReference(error)) known.forgetAll();
+        throw error;
+      },
+    );
+}
+
+/**
+ * The store's deletes, each one transaction (`inTransaction` is the backend's, with its retries);
+ * the sensors a delete removes are forgotten.
+ */
+export function removalsOf(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  inTransaction: <T>(work: (trx: Kysely<Database>) => Promise<T>) => Promise<T>,
+  known: KnownSensors,
+): Store['remove'] {
+  const removeAndForget = async (remove: (tx: ReturnType<typeof removals>) => Promise<Removal>) => {
+    const result = await inTransaction((trx) => remove(removals(trx, dialect)));
+    if (result.status === 'removed') known.forget(result.sensorIds);
+    return result;
+  };
+  return {
+    measurement: (measurementId) => inTransaction((trx) => removals(trx, dialect).measurement(measurementId)),
+    actuator: (actuatorId) => removals(db, dialect).actuator(actuatorId),
+    sensor: (sensorId, cascade) => removeAndForget((r) => r.sensor(sensorId, cascade)),
+    prototype: (prototypeId, cascade) => removeAndForget((r) => r.prototype(prototypeId, cascade)),
   };
 }

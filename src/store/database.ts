@@ -1,9 +1,12 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
-import type { ActivationCondition, ActuatorType } from '../schemas/actuators.js';
-import type { SensorType } from '../schemas/sensors.js';
+import type { ActuatorBase } from '../schemas/actuators.js';
+import type { Prototype } from '../schemas/prototypes.js';
+import type { SensorBase } from '../schemas/sensors.js';
 
 /**
- * The tables, declared once: every row type the service handles is derived from them below.
+ * The tables. Where a table holds what a request schema describes, its columns are that schema's
+ * fields (the schema is the one declaration), plus what the store adds; every row type the
+ * service handles is derived from these below.
  *
  * Timestamps are read back as epoch milliseconds on both stores (SQLite keeps INTEGER ms,
  * PostgreSQL keeps timestamptz and the driver parses it to ms), and written through `Dialect.time`.
@@ -12,21 +15,9 @@ export type DbTime = ColumnType<number, number | Date, number | Date>;
 /** SQLite has no boolean: it stores 0/1. Read through `Boolean(...)`, write through `Dialect.bool`. */
 export type DbBool = ColumnType<boolean | number, boolean | number, boolean | number>;
 
-export interface PrototypeTable {
-  prototype_id: number;
-  prototype_name: string;
-}
+export type PrototypeTable = Prototype;
 
-export interface SensorTable {
-  sensor_id: Generated<number>;
-  sensor_type: SensorType;
-  prototype_id: number;
-  sensor_unit: string;
-  threshold_critically_low: number;
-  threshold_low: number;
-  threshold_high: number;
-  threshold_critically_high: number;
-}
+export type SensorTable = SensorBase & { sensor_id: Generated<number> };
 
 export interface MeasurementTable {
   measurement_id: Generated<number>;
@@ -35,18 +26,12 @@ export interface MeasurementTable {
   timestamp: DbTime;
 }
 
-export interface ActuatorTable {
+/** Every setting is stored (a name left out is null); last_activated is the controller's report. */
+export type ActuatorTable = Omit<Required<ActuatorBase>, 'enabled'> & {
   actuator_id: Generated<number>;
-  actuator_type: ActuatorType;
-  sensor_id: number;
-  condition_value: number;
-  activation_condition: ActivationCondition;
-  activation_period: number;
-  activation_duration: number;
-  actuator_name: string | null;
   enabled: DbBool;
   last_activated: DbTime;
-}
+};
 
 export interface UserTable {
   user_id: Generated<number>;

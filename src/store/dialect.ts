@@ -49,6 +49,8 @@ export interface Dialect {
    * transaction already.
    */
   lockRows(db: Kysely<Database>, table: 'sensors' | 'actuators', ids: readonly number[]): Promise<void>;
+  /** The rows `query` selects, locked against writers until the transaction ends (`for update`). */
+  forUpdate<TB extends keyof Database, O>(query: SelectQueryBuilder<Database, TB, O>): SelectQueryBuilder<Database, TB, O>;
   /**
    * Runs `work` holding a lock on the whole table against other writers of it (PostgreSQL reads
    * a snapshot per statement; SQLite runs every statement under its single write lock).

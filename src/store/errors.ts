@@ -1,6 +1,7 @@
 /**
  * True for errors that mean the store cannot be reached (the database went away, the pool timed
- * out, a statement hit its time limit), as opposed to a fault in a request.
+ * out, a statement hit its time limit, the server stopped answering), as opposed to a fault in a
+ * request. Every one of them is a 503: a timeout is never the client's fault.
  */
 export function isStoreUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
@@ -10,5 +11,18 @@ export function isStoreUnavailable(error: unknown): boolean {
   }
   // PostgreSQL: 08xxx connection exceptions, 57P01-03 admin shutdown / crash / cannot connect now, 57014 statement timeout.
   if (/^08/.test(code) || ['57P01', '57P02', '57P03', '57014', '53300'].includes(code)) return true;
-  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(error.message);
+  // node-postgres: its own time limits (query_timeout: "Query read timeout"; connectionTimeoutMillis)
+  // and connections lost mid-use carry no code, only these messages.
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout|Connection is not open|not queryable/i.test(
+    error.message,
+  );
+}
+
+/**
+ * True for a write that refers to a row that is not there (a foreign key): a sensor or prototype
+ * deleted by a concurrent request, or by another process whose deletion this one has not seen.
+ */
+export function isMissingReference(error: unknown): boolean {
+  const code = (error as { code?: string } | undefined)?.code;
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 }

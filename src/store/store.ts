@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Database, NewMeasurement, StoredActuator, StoredMeasurement } from './database.js';
 import type { Dialect } from './dialect.js';
 import type { Repositories } from './repositories/index.js';
+import type { Removal } from './repositories/removals.js';
+import type { ExposedPath } from './sqlite/file-permissions.js';
 
 /** What every backend returns: the repositories, and the paths each backend serves its own way. */
 export interface Store extends Repositories {
@@ -19,6 +21,16 @@ export interface Store extends Repositories {
    */
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T>;
   /**
+   * Deletes, each one transaction. A sensor or prototype that still has something below it is
+   * refused (`has-dependents`, with the counts) unless `cascade`.
+   */
+  remove: {
+    measurement(measurementId: number): Promise<boolean>;
+    actuator(actuatorId: number): Promise<boolean>;
+    sensor(sensorId: number, cascade: boolean): Promise<Removal>;
+    prototype(prototypeId: number, cascade: boolean): Promise<Removal>;
+  };
+  /**
    * The two reads devices poll, as directly as the store allows: from SQLite's in-memory copy
    * without a promise, from PostgreSQL through prepared statements.
    */
@@ -28,12 +40,25 @@ export interface Store extends Repositories {
    * case it answers undefined (PostgreSQL: an advisory lock; SQLite serves one process).
    */
   exclusively<T>(name: string, work: () => Promise<T>): Promise<T | undefined>;
-  /** True when the store answers a trivial query. */
-  ping(): Promise<boolean>;
+  /** Hooks the app sets to observe the store (metrics); unset, they cost nothing. */
+  instruments: StoreInstruments;
+  /** PostgreSQL: the connection pool's use right now (SQLite has no pool). */
+  poolUse?(): { total: number; idle: number; waiting: number };
+  /** The store's files and folder that users other than the owner may read (none but SQLite's). */
+  exposedFiles(): ExposedPath[];
+  /** True when the store answers a trivial query within `timeoutMs` (default one second). */
+  ping(timeoutMs?: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
 export type MaybePromise<T> = T | Promise<T>;
+
+export interface StoreInstruments {
+  /** Measurements committed by `ingest`. */
+  ingested?(rows: number): void;
+  /** One commit of the group commit: how many requests and rows it carried. */
+  groupCommitted?(requests: number, rows: number): void;
+}
 
 export interface PolledReads {
   lastMeasurement(sensorId: number): MaybePromise<StoredMeasurement | undefined>;

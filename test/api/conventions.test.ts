@@ -16,7 +16,7 @@ describe.each(storeKinds())('HTTP conventions (%s)', (kind) => {
       const res = await fetch(service.url + path, { redirect: 'manual' });
       expect(res.status, path).toBe(200);
     }
-    expect((await service.post('/prototypes/', { prototype_id: 41, prototype_name: 'slash' })).status).toBe(201);
+    expect((await service.post('/prototypes/', { prototype_id: 41, prototype_name: 'slash' })).status).toBe(200);
     expect((await service.patch('/sensors/', [])).status).toBe(200);
   });
 

@@ -47,8 +47,8 @@ describe.each(storeKinds())('GET /measurements/{id}/aggregate (%s)', (kind) => {
       { t: at(9, 15), v: 3 },
       { t: at(11, 59, 59, 999), v: 9 },
     ];
-    for (const p of posted) expect((await service.post('/measurements', { sensor_id: 1, value: p.v, timestamp: iso(p.t) })).status).toBe(201);
-    expect((await service.post('/measurements', [{ sensor_id: 1, value: 2, timestamp: iso(at(11, 45)) }, { sensor_id: 2, value: 100, timestamp: iso(at(11, 10)) }])).status).toBe(201);
+    for (const p of posted) expect((await service.post('/measurements', { sensor_id: 1, value: p.v, timestamp: iso(p.t) })).status).toBe(200);
+    expect((await service.post('/measurements', [{ sensor_id: 1, value: 2, timestamp: iso(at(11, 45)) }, { sensor_id: 2, value: 100, timestamp: iso(at(11, 10)) }])).status).toBe(200);
     rows = (await service.get('/measurements/1')).body;
   });
   afterAll(() => service?.close());
@@ -109,6 +109,33 @@ describe.each(storeKinds())('GET /measurements/{id}/aggregate (%s)', (kind) => {
     const res = await service.get(`/measurements/1/aggregate?${query}`);
     expect(res.status).toBe(422);
     expect(res.body.detail.some((d: { loc: string[] }) => d.loc[0] === 'query' && d.loc[1] === field)).toBe(true);
+  });
+
+  it('keeps the buckets exact when a measurement is deleted, and removes them with a sensor (cascade)', async () => {
+    const sensor = await service.post('/sensors/', {
+      sensor_type: 'ph', prototype_id: 0, sensor_unit: 'pH',
+      threshold_critically_low: 0, threshold_low: 1, threshold_high: 2, threshold_critically_high: 3,
+    });
+    expect(sensor.status).toBe(200);
+    const id = sensor.body.sensor_id;
+    const posted = await service.post('/measurements', [
+      { sensor_id: id, value: 1, timestamp: iso(at(8, 1)) },
+      { sensor_id: id, value: 9, timestamp: iso(at(8, 2)) },
+      { sensor_id: id, value: 4, timestamp: iso(at(8, 3)) },
+    ]);
+    expect(posted.status).toBe(200);
+    // The maximum goes: every size is recomputed from what remains.
+    expect((await service.request('DELETE', `/measurements/${posted.body[1].measurement_id}`)).status).toBe(204);
+    for (const bucket of ['5m', '1h', '1d']) {
+      const res = await service.get(`/measurements/${id}/aggregate?bucket=${bucket}`);
+      expect(res.body, bucket).toMatchObject([{ count: 2, min: 1, max: 4, mean: 2.5, first: 1, last: 4 }]);
+    }
+    const buckets = () => service.store.db.selectFrom('history_buckets').select('start_ms').where('sensor_id', '=', id).execute();
+    expect(await buckets()).toHaveLength(3);
+    expect((await service.request('DELETE', `/sensors/${id}`)).status).toBe(409);
+    expect(await buckets()).toHaveLength(3);
+    expect((await service.request('DELETE', `/sensors/${id}?cascade=true`)).status).toBe(204);
+    expect(await buckets()).toHaveLength(0);
   });
 
   it('accepts exactly 100,000 buckets', async () => {

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usersCommand } from '../../src/cli/users-command.js';
 import { openStore, type Store } from '../../src/store/index.js';
@@ -5,22 +8,29 @@ import { run } from '../helpers/process.js';
 import { startService } from '../helpers/service.js';
 import { type ScratchDatabase, scratchDatabase } from '../helpers/stores.js';
 
-/** The commands run in this process, on their own store of the file, as the tool opens it. */
-describe('users command-line tool', () => {
-  let database: ScratchDatabase;
-  let store: Store;
-  const users = async (...args: string[]) => {
+const CLI = new URL('../../src/cli/users.ts', import.meta.url).pathname;
+const TSX = import.meta.resolve('tsx');
+
+/** The commands run in this process, on a store of their own as the tool opens it; output collected as the tool prints it. */
+function inProcess(store: () => Store, tokenSecret?: string) {
+  return async (...args: string[]) => {
     const stdout: string[] = [];
     const stderr: string[] = [];
     const code = await usersCommand(args, {
-      store,
+      store: store(),
       tokenTtlMinutes: 60,
-      tokenSecret: undefined,
+      tokenSecret,
       out: (line) => stdout.push(`${line}\n`),
       err: (line) => stderr.push(`${line}\n`),
     });
     return { code, stdout: stdout.join(''), stderr: stderr.join('') };
   };
+}
+
+describe('users command-line tool', () => {
+  let database: ScratchDatabase;
+  let store: Store;
+  const users = inProcess(() => store);
   beforeAll(async () => {
     database = await scratchDatabase('sqlite');
     store = await openStore(database.url);
@@ -31,6 +41,8 @@ describe('users command-line tool', () => {
   });
 
   it('adds a device, prints its token, and the service accepts it for what it may do', async () => {
+    // The server generates its secret in the store at first start; the CLI signs with it.
+    await (await startService('sqlite', { database })).close();
     const added = await users('add', 'tank-pi', '--permissions', 'post_measurements');
     expect(added.code).toBe(0);
     expect(added.stdout).toContain('added tank-pi (post_measurements)');
@@ -49,7 +61,7 @@ describe('users command-line tool', () => {
         headers: { 'content-type': 'application/json', authorization: `Bearer ${jwt}` },
         body: JSON.stringify({ sensor_id: '2', value: 6.4 }),
       });
-      expect(post.status).toBe(201);
+      expect(post.status).toBe(200);
       const write = await fetch(`${service.url}/prototypes`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${jwt}` },
@@ -79,7 +91,7 @@ describe('users command-line tool', () => {
         headers: { 'content-type': 'application/json', authorization: `Bearer ${renewed}` },
         body: JSON.stringify({ sensor_id: 2, value: 6.6 }),
       });
-      expect(again.status).toBe(201);
+      expect(again.status).toBe(200);
     } finally {
       await service.close();
     }
@@ -114,13 +126,58 @@ describe('users command-line tool', () => {
     expect(usage.stderr).toContain('Usage:');
     expect((await users('--help')).stdout).toContain('set-permissions');
   });
+});
 
-  it('runs as its own process on the store DATABASE_URL names (smoke test)', async () => {
-    const added = await run(process.execPath, ['--import', 'tsx', 'src/cli/users.ts', 'add', 'smoke', '--password', 'long enough'], {
-      env: { DATABASE_URL: database.url },
-    });
-    expect(added.code).toBe(0);
-    expect(added.stdout).toContain('added smoke (read, modify)');
-    expect((await users('list')).stdout).toMatch(/^smoke\tread,modify/m);
+describe('users command-line tool and the token secret', () => {
+  let database: ScratchDatabase;
+  let store: Store;
+  let workdir: string;
+  const SECRET = 'the-servers-own-secret-of-enough-length';
+  const users = inProcess(() => store);
+  beforeAll(async () => {
+    database = await scratchDatabase('sqlite');
+    store = await openStore(database.url);
+    workdir = mkdtempSync(join(tmpdir(), 'sensorhub-cli-'));
+  });
+  afterAll(async () => {
+    await store?.close();
+    await database?.drop();
+    rmSync(workdir, { recursive: true, force: true });
+  });
+
+  it('refuses to sign when neither TOKEN_SECRET nor a stored secret exists, and stores none', async () => {
+    expect((await users('add', 'pi', '--password', 'long enough')).code).toBe(0);
+    const token = await users('token', 'pi');
+    expect(token.code).toBe(1);
+    expect(token.stdout).toBe('');
+    expect(token.stderr).toContain('TOKEN_SECRET is not set and the store holds no generated secret');
+    // Still nothing to sign with: the refusal generated no secret behind the server's back.
+    expect((await users('token', 'pi')).code).toBe(1);
+  });
+
+  // The one test that runs the tool as its own process: from another working directory, it reads
+  // the .env there as the server does, opens the store DATABASE_URL names and signs.
+  it('signs with the TOKEN_SECRET of the .env in its working directory, and the server accepts the token', async () => {
+    const service = await startService('sqlite', { database, env: { AUTH_MODE: 'enforced', TOKEN_SECRET: SECRET } });
+    try {
+      writeFileSync(join(workdir, '.env'), `DATABASE_URL=${database.url}\nTOKEN_SECRET=${SECRET}\n`);
+      const token = await run(process.execPath, ['--import', TSX, CLI, 'token', 'pi'], { cwd: workdir, env: {} });
+      expect(token.code).toBe(0);
+      const read = await fetch(`${service.url}/prototypes`, { headers: { authorization: `Bearer ${token.stdout.trim()}` } });
+      expect(read.status).toBe(200);
+    } finally {
+      await service.close();
+      rmSync(join(workdir, '.env'));
+    }
+  });
+
+  it('refuses a TOKEN_SECRET other than the server’s, or none when the server has one', async () => {
+    const other = await inProcess(() => store, 'another-secret-that-is-long-enough-too')('token', 'pi');
+    expect(other.code).toBe(1);
+    expect(other.stdout).toBe('');
+    expect(other.stderr).toContain('TOKEN_SECRET differs from the secret the server on this store was started with');
+    const none = await users('token', 'pi');
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('the server on this store was started with one');
   });
 });

@@ -67,10 +67,10 @@ export async function spawnService(env: Record<string, string>, timeoutMs = 20_0
 export async function run(
   command: string,
   args: string[],
-  options: { env?: Record<string, string>; timeoutMs?: number } = {},
+  options: { env?: Record<string, string>; timeoutMs?: number; cwd?: string } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(command, args, {
-    cwd: ROOT,
+    cwd: options.cwd ?? ROOT,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
     timeout: options.timeoutMs ?? 60_000,

@@ -3,7 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import type { StoreKind } from '../../src/store/dialect.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../src/store/database.js';
+import type { Dialect, StoreKind } from '../../src/store/dialect.js';
+import { openPostgres } from '../../src/store/postgres/connection.js';
+import { postgresDialect } from '../../src/store/postgres/dialect.js';
+import { openSqlite } from '../../src/store/sqlite/connection.js';
+import { sqliteDialect } from '../../src/store/sqlite/dialect.js';
 
 /** The stores the suite runs against: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
 export function storeKinds(): StoreKind[] {
@@ -48,4 +54,9 @@ export async function scratchDatabase(kind: StoreKind): Promise<ScratchDatabase>
       }
     },
   };
+}
+
+/** A connection to a store with nothing run on it (no migration, no defaults), and the store's dialect. */
+export function bareConnection(kind: StoreKind, url: string): { db: Kysely<Database>; dialect: Dialect } {
+  return kind === 'sqlite' ? { db: openSqlite(url).db, dialect: sqliteDialect } : { db: openPostgres(url).db, dialect: postgresDialect };
 }

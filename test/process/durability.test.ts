@@ -9,7 +9,7 @@ interface Sent {
 
 /**
  * Concurrent writers posting single measurements and batches with unique values until the
- * process is stopped; records which requests were acknowledged with a 201.
+ * process is stopped; records which requests were acknowledged with a 200.
  */
 function ingestUntilStopped(service: ServiceProcess, sensorId: number, writers: number) {
   const sent: Sent[] = [];
@@ -29,8 +29,8 @@ function ingestUntilStopped(service: ServiceProcess, sensorId: number, writers: 
           body: JSON.stringify(body),
         });
         await res.arrayBuffer();
-        record.acknowledged = res.status === 201;
-        if (res.status !== 201 && res.status !== 503) throw new Error(`unexpected status ${res.status}`);
+        record.acknowledged = res.status === 200;
+        if (res.status !== 200 && res.status !== 503) throw new Error(`unexpected status ${res.status}`);
       } catch (error) {
         if (!running) return;
         // The connection died because the process was killed: that request is simply unacknowledged.

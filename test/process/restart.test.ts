@@ -21,7 +21,7 @@ describe.each(storeKinds())('restart on the same store (%s)', (kind) => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ prototype_id: 5, prototype_name: 'greenhouse' }),
     });
-    expect(created.status).toBe(201);
+    expect(created.status).toBe(200);
     const sensor = await json(`${first.url}/sensors/`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -30,7 +30,7 @@ describe.each(storeKinds())('restart on the same store (%s)', (kind) => {
         threshold_critically_low: 10, threshold_low: 30, threshold_high: 70, threshold_critically_high: 90,
       }),
     });
-    expect(sensor.status).toBe(201);
+    expect(sensor.status).toBe(200);
     expect(await first.stop('SIGTERM')).toBe(0);
     expect(first.output.some((line) => line.includes('"msg":"stopped"'))).toBe(true);
 

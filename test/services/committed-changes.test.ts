@@ -44,7 +44,7 @@ describe.each(storeKinds())('changes published by the services (%s)', (kind) => 
       { sensor_id: 1, value: 1.5, timestamp: '2026-11-22T09:00:00Z' },
       { sensor_id: 2, value: 2.5, timestamp: '2026-11-22T09:00:01Z' },
     ]);
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(200);
     expect(heard).toHaveLength(1);
     expect(heard[0].topic).toBe('measurements');
     const { rows } = heard[0].change as Changes['measurements'];
@@ -59,14 +59,14 @@ describe.each(storeKinds())('changes published by the services (%s)', (kind) => 
 
   it('prototypes: created once; a taken id publishes nothing', async () => {
     const res = await service.post('/prototypes', { prototype_id: 5, prototype_name: 'tank' });
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(200);
     expect((await service.post('/prototypes', { prototype_id: 5, prototype_name: 'again' })).status).toBe(409);
     expect(heard).toEqual([{ topic: 'prototype', change: { action: 'created', prototype: res.body } }]);
   });
 
   it('sensors: created and updated as committed; refused and rolled-back writes publish nothing', async () => {
     const created = await service.post('/sensors/', SENSOR);
-    expect(created.status).toBe(201);
+    expect(created.status).toBe(200);
     expect((await service.post('/sensors/', { ...SENSOR, threshold_low: 5 })).status).toBe(422);
     expect((await service.post('/sensors/', { ...SENSOR, prototype_id: 77 })).status).toBe(404);
     expect(heard).toEqual([{ topic: 'sensor', change: { action: 'created', sensor: created.body } }]);
@@ -85,7 +85,7 @@ describe.each(storeKinds())('changes published by the services (%s)', (kind) => 
 
   it('actuators: created, updated and activated as committed; refused writes publish nothing', async () => {
     const created = await service.post('/actuators', ACTUATOR);
-    expect(created.status).toBe(201);
+    expect(created.status).toBe(200);
     expect((await service.post('/actuators', { ...ACTUATOR, sensor_id: 999 })).status).toBe(404);
     const id = created.body.actuator_id;
     expect((await service.patch('/actuators', [{ actuator_id: id, condition_value: 1 }, { actuator_id: 999 }])).status).toBe(404);
@@ -105,6 +105,28 @@ describe.each(storeKinds())('changes published by the services (%s)', (kind) => 
       { action: 'created', ...created.body },
       { action: 'updated', ...updated.body[0] },
       { action: 'activated', ...activated.body },
+    ]);
+  });
+
+  it('deletes: the id of what is gone, once committed; a refused or missing delete publishes nothing', async () => {
+    await service.post('/prototypes', { prototype_id: 9, prototype_name: 'doomed' });
+    const sensor = (await service.post('/sensors/', { ...SENSOR, prototype_id: 9 })).body;
+    const actuator = (await service.post('/actuators', { ...ACTUATOR, sensor_id: sensor.sensor_id })).body;
+    await service.post('/measurements', { sensor_id: sensor.sensor_id, value: 1 });
+    heard.length = 0;
+
+    expect((await service.request('DELETE', `/sensors/${sensor.sensor_id}`)).status).toBe(409);
+    expect((await service.request('DELETE', '/prototypes/9')).status).toBe(409);
+    expect((await service.request('DELETE', '/actuators/99999')).status).toBe(404);
+    expect((await service.request('DELETE', '/sensors/99999')).status).toBe(404);
+    expect(heard).toEqual([]);
+
+    expect((await service.request('DELETE', `/actuators/${actuator.actuator_id}`)).status).toBe(204);
+    expect((await service.request('DELETE', '/prototypes/9?cascade=true')).status).toBe(204);
+    expect(heard).toEqual([
+      { topic: 'actuator', change: { action: 'deleted', actuatorId: actuator.actuator_id } },
+      { topic: 'sensor', change: { action: 'deleted', sensorId: sensor.sensor_id } },
+      { topic: 'prototype', change: { action: 'deleted', prototypeId: 9 } },
     ]);
   });
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { compileCoercion, type Schema } from '../../src/http/coerce.js';
+import { compileCoercion, isNumericText, MAX_NUMERIC_TEXT, type Schema, type Source } from '../../src/http/coerce.js';
 
 /** The conversion the validator compiles for a schema, run once. */
-function coerceNumericStrings(schema: Schema, data: unknown, fromText = false): unknown {
-  const coerce = compileCoercion(schema, fromText);
+function coerceNumericStrings(schema: Schema, data: unknown, source: Source = 'json'): unknown {
+  const coerce = compileCoercion(schema, source);
   return coerce ? coerce(data) : data;
 }
 
@@ -35,8 +35,33 @@ describe('coerceNumericStrings', () => {
 
   it('converts text booleans and wraps single values into arrays only for the query string and path', () => {
     const query = { type: 'object', properties: { ids: { type: 'array', items: { type: 'integer' } }, flag: { type: 'boolean' } } };
-    expect(coerceNumericStrings(query, { ids: '5', flag: 'true' }, true)).toEqual({ ids: [5], flag: true });
-    expect(coerceNumericStrings(query, { ids: ['5', '6'] }, true)).toEqual({ ids: [5, 6] });
-    expect(coerceNumericStrings(query, { ids: '5', flag: 'true' }, false)).toEqual({ ids: '5', flag: 'true' });
+    expect(coerceNumericStrings(query, { ids: '5', flag: 'true' }, 'query')).toEqual({ ids: [5], flag: true });
+    expect(coerceNumericStrings(query, { ids: ['5', '6'] }, 'query')).toEqual({ ids: [5, 6] });
+    expect(coerceNumericStrings(query, { ids: '5', flag: 'true' }, 'json')).toEqual({ ids: '5', flag: 'true' });
+  });
+});
+
+describe('isNumericText', () => {
+  it('reads the forms of a decimal number and nothing else', () => {
+    for (const text of ['0', '-12', '+3', '1.5', '.5', '2.', '-1e3', '1E+2', ' 7 ', '\t8\n']) expect(isNumericText(text, 'number')).toBe(true);
+    for (const text of ['', '.', '-', '1e', 'e3', '1.2.3', '0x10', '1_000', 'Infinity', 'NaN', '1 2', '١']) expect(isNumericText(text, 'number')).toBe(false);
+    expect(isNumericText('12', 'integer')).toBe(true);
+    expect(isNumericText('1.0', 'integer')).toBe(false);
+  });
+
+  it('takes only ASCII digits for a path id', () => {
+    expect(isNumericText('0012', 'digits')).toBe(true);
+    for (const text of [' 1', '1 ', '+1', '1\n', '1\t', '-1', '１']) expect(isNumericText(text, 'digits')).toBe(false);
+    expect(coerceNumericStrings({ type: 'integer' }, ' 1', 'path')).toBe(' 1');
+    expect(coerceNumericStrings({ type: 'integer' }, ' 1', 'query')).toBe(1);
+  });
+
+  it(`refuses text longer than ${MAX_NUMERIC_TEXT} characters, in time that does not grow with the square of its length`, () => {
+    expect(isNumericText('1'.repeat(MAX_NUMERIC_TEXT), 'number')).toBe(true);
+    expect(isNumericText('1'.repeat(MAX_NUMERIC_TEXT + 1), 'number')).toBe(false);
+    // The pattern this replaced took hours on this text; the bound leaves a wide margin.
+    const started = performance.now();
+    for (let i = 0; i < 100; i++) coerceNumericStrings({ type: 'number' }, `${'1'.repeat(1 << 20)}x`);
+    expect(performance.now() - started).toBeLessThan(5000);
   });
 });

@@ -22,7 +22,17 @@ describe('loadConfig', () => {
       databaseConnectTimeoutMs: 5000,
       databaseStatementTimeoutMs: 60_000,
       sqliteSynchronous: 'normal',
+      httpHeadersTimeoutMs: 10_000,
+      httpRequestTimeoutMs: 30_000,
+      httpIdleTimeoutMs: 120_000,
+      httpMaxConnections: 512,
     });
+  });
+
+  it('reads the HTTP limits', () => {
+    expect(
+      loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '2000', HTTP_REQUEST_TIMEOUT_MS: '5000', HTTP_IDLE_TIMEOUT_MS: '9000', HTTP_MAX_CONNECTIONS: '64' }),
+    ).toMatchObject({ httpHeadersTimeoutMs: 2000, httpRequestTimeoutMs: 5000, httpIdleTimeoutMs: 9000, httpMaxConnections: 64 });
   });
 
   it('reads every variable', () => {
@@ -82,6 +92,12 @@ describe('loadConfig', () => {
     ['DATABASE_POOL_SIZE', '0'],
     ['DATABASE_CONNECT_TIMEOUT_MS', 'soon'],
     ['SQLITE_SYNCHRONOUS', 'sometimes'],
+    ['HTTP_HEADERS_TIMEOUT_MS', '10s'],
+    ['HTTP_HEADERS_TIMEOUT_MS', '60000'],
+    ['HTTP_REQUEST_TIMEOUT_MS', '0'],
+    ['HTTP_IDLE_TIMEOUT_MS', '-1'],
+    ['HTTP_MAX_CONNECTIONS', '0'],
+    ['HTTP_MAX_CONNECTIONS', 'many'],
   ])('refuses %s=%s, naming the variable', (name, value) => {
     let error: unknown;
     try {

@@ -13,9 +13,13 @@ const ACTUATOR: StoredActuator = {
   activation_period: 60, activation_duration: 4, actuator_name: null, enabled: true, last_activated: NOW - 120_000,
 };
 
+/** What the handler recorded for metrics: the seconds of each answer, per route. */
+const observed = { last: [] as number[], state: [] as number[] };
+const observe = { last: (s: number) => observed.last.push(s), state: (s: number) => observed.state.push(s) };
+
 /** The handler on a real port; requests it does not answer reach `next`, which answers 599. */
 async function serve(polled: PolledReads, active = () => true): Promise<{ url: string; server: Server }> {
-  const hot = hotReads({ polled, now: () => NOW, staleAfterMs: 3600_000, exposedHeaders: ['Content-Disposition'], active });
+  const hot = hotReads({ polled, now: () => NOW, staleAfterMs: 3600_000, exposedHeaders: ['Content-Disposition'], active, observe });
   const server = createServer((req, res) =>
     hot(req, res, (_req, fallback) => {
       fallback.writeHead(599).end('route');
@@ -56,6 +60,21 @@ describe('hot reads in front of the request pipeline', () => {
     expect(state.status).toBe(200);
     expect(await state.json()).toEqual({ activate: true, status: 'OK', duration: 4, period: 60 });
     expect(state.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('records each answer it gives for metrics, and none of those it leaves to the route', async () => {
+    const running = await serve(fromMemory);
+    server = running.server;
+    observed.last.length = 0;
+    observed.state.length = 0;
+    await fetch(`${running.url}/measurements/3/last`);
+    await fetch(`${running.url}/measurements/3/last`);
+    await fetch(`${running.url}/actuators/2/state`);
+    await fetch(`${running.url}/measurements/4/last`);
+    await fetch(`${running.url}/actuators/9/state`);
+    expect(observed.last).toHaveLength(2);
+    expect(observed.state).toHaveLength(1);
+    for (const seconds of [...observed.last, ...observed.state]) expect(seconds).toBeGreaterThanOrEqual(0);
   });
 
   it('leaves everything else to the route', async () => {

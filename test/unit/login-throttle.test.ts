@@ -71,6 +71,26 @@ describe('loginThrottle', () => {
   });
 });
 
+describe('loginThrottle memory', () => {
+  it('holds fixed-size keys whatever the username', () => {
+    const throttle = loginThrottle({ ...limits, perAddress: 1_000_000, maxTracked: 50 });
+    const huge = 'x'.repeat(1_000_000);
+    for (let i = 0; i < 200; i++) throttle.admit(`${huge}${i}`, `10.0.${i % 7}.1`, i);
+    for (let i = 0; i < 20; i++) throttle.admit(huge, '10.0.0.1', 1000 + i);
+    const { keyChars } = throttle.footprint();
+    expect(throttle.tracked()).toBeLessThanOrEqual(50);
+    // Digests of 43 characters: nothing of the million-character usernames is kept.
+    expect(keyChars).toBeLessThanOrEqual(50 * 43);
+  });
+
+  it('still tells usernames apart by case-insensitive name after hashing', () => {
+    const throttle = loginThrottle(limits);
+    for (const t of [0, 1, 2]) throttle.admit('Ana', `10.0.0.${t}`, t);
+    expect(throttle.admit('aNA', '10.0.1.1', 3)).toBeGreaterThan(0);
+    expect(throttle.admit('anna', '10.0.1.1', 3)).toBe(0);
+  });
+});
+
 describe('addressBucket', () => {
   it.each([
     ['192.0.2.7', '192.0.2.7'],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { perSensorCount, randomSeries, seededRandom, splitShare } from '../../src/domain/random-series.js';
+import { MAX_DEVIATION_RATE, perSensorCount, randomSeries, seededRandom, splitShare } from '../../src/domain/random-series.js';
 
 const options = {
   yearly_measurements_ratio: 0.8,
@@ -52,5 +52,17 @@ describe('random series', () => {
     expect(Array.from(a.values)).toEqual(Array.from(b.values));
     const flat = randomSeries({ threshold_critically_low: 4, threshold_critically_high: 4 }, 50, options, now, seededRandom(3));
     expect(new Set(flat.values)).toEqual(new Set([4]));
+  });
+});
+
+describe('random series at the edges of a double', () => {
+  it('stays finite for thresholds of ±1e308 and the largest deviation rate', () => {
+    const widest = { threshold_critically_low: -1e308, threshold_critically_high: 1e308 };
+    for (const deviation_rate of [0.2, MAX_DEVIATION_RATE, 1e308]) {
+      const { values } = randomSeries(widest, 2000, { ...options, deviation_rate, smoothing_factor: 0 }, now, seededRandom(5));
+      for (const value of values) expect(Number.isFinite(value)).toBe(true);
+    }
+    const { values } = randomSeries({ threshold_critically_low: -Number.MAX_VALUE, threshold_critically_high: Number.MAX_VALUE }, 500, options, now, seededRandom(9));
+    for (const value of values) expect(Number.isFinite(value)).toBe(true);
   });
 });

@@ -40,3 +40,14 @@ describe('restAfter', () => {
     expect(restAfter({ endInclusive: false }, 20)).toEqual({ start: 20, endInclusive: false });
   });
 });
+
+describe('resolveWindow within the years 1 to 9999', () => {
+  const yearOne = Date.parse('0001-01-01T00:00:00Z');
+  it('refuses a duration longer than those years, and a start before the year 1', () => {
+    for (const time_delta of ['P300000Y', '99999999999999999999', 'P10000Y']) {
+      expect(resolveWindow({ time_delta }, now)).toMatchObject({ field: 'time_delta' });
+    }
+    expect(resolveWindow({ time_delta: 'PT1S', end_time: yearOne }, now)).toMatchObject({ field: 'time_delta', type: 'value_error' });
+    expect(resolveWindow({ time_delta: 'PT1S', end_time: yearOne + 1000 }, now)).toEqual({ start: yearOne, end: yearOne + 1000, endInclusive: false });
+  });
+});

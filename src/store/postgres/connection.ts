@@ -31,12 +31,13 @@ export function openPostgres(databaseUrl: string, options: OpenStoreOptions = {}
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: options.poolSize ?? 10,
-    // No request waits forever: not for a connection, not for the server (statement_timeout), not
-    // for a server that stopped answering mid-query (query_timeout, a little later, client side).
+    // No request waits longer than the documented limits: for a connection (connect timeout), for
+    // a statement (statement_timeout on the server), and for a server that stopped answering
+    // (query_timeout, the same limit kept by the client, which needs no reply to fire).
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
     idleTimeoutMillis: 30_000,
     statement_timeout: statementTimeout,
-    query_timeout: statementTimeout + 5000,
+    query_timeout: statementTimeout,
     keepAlive: true,
     options: '-c TimeZone=UTC',
   });

@@ -31,6 +31,8 @@ export const postgresDialect: Dialect = {
     await sql`select ${sql.ref(key)} from ${sql.table(table)} where ${sql.ref(key)} in (${sql.join([...new Set(ids)])}) order by ${sql.ref(key)} for update`.execute(db);
   },
 
+  forUpdate: (query) => query.forUpdate(),
+
   lockingTable(db, table, work) {
     const locked = async (trx: typeof db) => {
       // Conflicts with itself and with plain inserts, not with reads: writers take turns.

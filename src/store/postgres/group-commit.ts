@@ -7,6 +7,8 @@ export interface PostgresGroupCommitOptions {
   maxInFlight?: number;
   /** Rows per combined insert at most. */
   maxRows?: number;
+  /** Told how many requests and rows each committed insert carried (metrics). */
+  onGroupCommitted?(requests: number, rows: number): void;
 }
 
 /**
@@ -23,7 +25,7 @@ export interface PostgresGroupCommitOptions {
  */
 export function postgresGroupCommit(
   insert: (rows: readonly NewMeasurement[]) => Promise<StoredMeasurement[]>,
-  { maxInFlight = 2, maxRows = 10_000 }: PostgresGroupCommitOptions = {},
+  { maxInFlight = 2, maxRows = 10_000, onGroupCommitted }: PostgresGroupCommitOptions = {},
 ) {
   const pending: IngestJob[] = [];
   let inFlight = 0;
@@ -32,7 +34,9 @@ export function postgresGroupCommit(
     await Promise.all(
       jobs.map(async (job) => {
         try {
-          job.resolve(await insert(job.rows));
+          const stored = await insert(job.rows);
+          onGroupCommitted?.(1, stored.length);
+          job.resolve(stored);
         } catch (error) {
           job.reject(error);
         }
@@ -52,6 +56,7 @@ export function postgresGroupCommit(
       }
       return insertEachAlone(jobs);
     }
+    onGroupCommitted?.(jobs.length, stored.length);
     // Rows come back in the order they were given, so each request's rows are one slice.
     let at = 0;
     for (const job of jobs) {

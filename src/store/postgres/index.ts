@@ -1,6 +1,6 @@
-import { ping, prepare, rememberingSensors } from '../common.js';
+import { ingestion, knownSensors, ping, prepare, removalsOf } from '../common.js';
 import { repositories } from '../repositories/index.js';
-import type { OpenStoreOptions, Store } from '../store.js';
+import type { OpenStoreOptions, Store, StoreInstruments } from '../store.js';
 import { coalesceReads } from './coalesce-reads.js';
 import { openPostgres } from './connection.js';
 import { postgresDialect as dialect } from './dialect.js';
@@ -26,21 +26,27 @@ export async function openPostgresStore(databaseUrl: string, options: OpenStoreO
 
   const repos = repositories(db, dialect);
   const hot = postgresHotPaths(pool);
-  const groupCommit = postgresGroupCommit(hot.insert);
+  const instruments: StoreInstruments = {};
+  const groupCommit = postgresGroupCommit(hot.insert, { onGroupCommitted: (requests, rows) => instruments.groupCommitted?.(requests, rows) });
   const polled = { lastMeasurement: coalesceReads(hot.lastMeasurement), actuator: coalesceReads(hot.actuator) };
+  const known = knownSensors(repos.sensors, repos.sensors.existing);
 
   return {
     ...repos,
-    sensors: rememberingSensors(repos.sensors, repos.sensors.existing),
+    sensors: known.sensors,
     measurements: { ...repos.measurements, last: polled.lastMeasurement },
     actuators: { ...repos.actuators, get: polled.actuator },
     dialect,
     db,
     polled,
-    ingest: groupCommit.insert,
+    ingest: ingestion(groupCommit.insert, instruments, known),
     transaction: (work) => withRetry(() => db.transaction().execute((trx) => work(repositories(trx, dialect)))),
     exclusively: (name, work) => exclusively(pool, name, work),
-    ping: () => ping(db),
+    remove: removalsOf(db, dialect, (work) => withRetry(() => db.transaction().execute(work)), known),
+    instruments,
+    exposedFiles: () => [],
+    poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    ping: (timeoutMs) => ping(db, timeoutMs),
     close: () => db.destroy(),
   };
 }

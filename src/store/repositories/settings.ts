@@ -9,6 +9,15 @@ export function settingRepository(db: Kysely<Database>) {
       return row?.value;
     },
 
+    /** Stores `value` under `key`, replacing what was there. */
+    async set(key: string, value: string): Promise<void> {
+      await db
+        .insertInto('settings')
+        .values({ key, value })
+        .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+        .execute();
+    },
+
     /** Stores `value` unless `key` is already set; true when this call set it. Safe under concurrent callers. */
     async setIfAbsent(key: string, value: string): Promise<boolean> {
       const result = await db

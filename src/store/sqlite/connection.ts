@@ -1,8 +1,8 @@
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { Database } from '../database.js';
+import { createPrivateStoreFile } from './file-permissions.js';
 import { watchWrites } from './write-watch.js';
 
 export interface SqliteConnection {
@@ -23,7 +23,7 @@ export function openSqlite(databaseUrl: string, synchronous: 'normal' | 'full' =
   // sqlite::memory: is a store that lives as long as the process (demos, experiments).
   const inMemory = databaseUrl === 'sqlite::memory:';
   const file = inMemory ? ':memory:' : sqlitePath(databaseUrl);
-  if (!inMemory) mkdirSync(dirname(file), { recursive: true });
+  if (!inMemory) createPrivateStoreFile(file);
   const sqlite = new SQLite(file);
   // WAL lets readers run beside the writer; NORMAL sync keeps every commit atomic and survives a
   // process crash (a power cut may lose the last commits, never corrupt the file: see README).

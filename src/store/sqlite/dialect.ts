@@ -26,6 +26,7 @@ export const sqliteDialect: Dialect = {
   // A write transaction holds the store's only write lock already.
   lockRows: async () => {},
   lockingTable: (db, _table, work) => work(db),
+  forUpdate: (query) => query,
 
   /**
    * Keeps one of the tied rows on a tie (its bare columns of min()/max(): one pass and no sort,

@@ -16,6 +16,8 @@ export interface GroupCommitOptions {
   onCommitted?(rows: readonly StoredMeasurement[]): void;
   /** Run inside the commit's transaction with every row it wrote (the history buckets); throwing fails the commit. */
   beforeCommit?(rows: readonly StoredMeasurement[]): void;
+  /** Told how many requests and rows each commit carried (metrics). */
+  onGroupCommitted?(requests: number, rows: number): void;
 }
 
 /**
@@ -28,7 +30,10 @@ export interface GroupCommitOptions {
  * interleave with it, and it waits while the query builder holds a transaction open on the
  * connection (it would otherwise become part of that transaction).
  */
-export function sqliteGroupCommit(sqlite: SQLite.Database, { maxRowsPerCommit = 50_000, onCommitted, beforeCommit }: GroupCommitOptions = {}) {
+export function sqliteGroupCommit(
+  sqlite: SQLite.Database,
+  { maxRowsPerCommit = 50_000, onCommitted, beforeCommit, onGroupCommitted }: GroupCommitOptions = {},
+) {
   const bySize = new Map<number, { statement: SQLite.Statement; params: number[] }>();
   function insertOf(size: number) {
     let prepared = bySize.get(size);
@@ -98,6 +103,7 @@ export function sqliteGroupCommit(sqlite: SQLite.Database, { maxRowsPerCommit = 
       for (const job of jobs) job.reject(error);
       return;
     }
+    if (onGroupCommitted) onGroupCommitted(jobs.length, jobs.reduce((n, job) => n + job.rows.length, 0));
     jobs.forEach((job, i) => {
       const result = results[i];
       if (Array.isArray(result)) {

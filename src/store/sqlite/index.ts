@@ -1,9 +1,9 @@
 import { restAfter, type TimeWindow } from '../../domain/time-window.js';
-import { ping, prepare, rememberingSensors } from '../common.js';
+import { ingestion, knownSensors, ping, prepare, removalsOf } from '../common.js';
 import type { StoredMeasurement } from '../database.js';
 import { repositories } from '../repositories/index.js';
 import { ROWS_PER_PAGE } from '../repositories/measurements.js';
-import type { OpenStoreOptions, Store } from '../store.js';
+import type { OpenStoreOptions, Store, StoreInstruments } from '../store.js';
 import { openSqlite } from './connection.js';
 import { sqliteDialect as dialect } from './dialect.js';
 import { sqliteGroupCommit } from './group-commit.js';
@@ -11,6 +11,7 @@ import { sqliteHistoryUpsert } from './history-upsert.js';
 import { sqliteHotCache } from './hot-cache.js';
 import { type SqliteReader, sqliteReader } from './reader.js';
 import { walProbe } from './wal-probe.js';
+import { exposedStoreFiles } from './file-permissions.js';
 
 /**
  * A store on one SQLite file (or in memory, for `sqlite::memory:`): the query builder on the
@@ -33,12 +34,18 @@ export async function openSqliteStore(databaseUrl: string, options: OpenStoreOpt
   const reader = connection.file ? sqliteReader(connection.file) : undefined;
   const cache = reader && sqliteHotCache(connection.sqlite, reader, walProbe(connection.file as string));
   if (cache) connection.onQueryBuilderWrite(cache.dropAll);
-  const groupCommit = sqliteGroupCommit(connection.sqlite, { onCommitted: cache?.committed, beforeCommit: sqliteHistoryUpsert(connection.sqlite) });
+  const instruments: StoreInstruments = {};
+  const groupCommit = sqliteGroupCommit(connection.sqlite, {
+    onCommitted: cache?.committed,
+    beforeCommit: sqliteHistoryUpsert(connection.sqlite),
+    onGroupCommitted: (requests, rows) => instruments.groupCommitted?.(requests, rows),
+  });
   const polled = cache ?? { lastMeasurement: repos.measurements.last, actuator: repos.actuators.get };
+  const known = knownSensors(repos.sensors, reader ? (ids) => ids.filter((id) => reader.sensorExists(id)) : repos.sensors.existing);
 
   return {
     ...repos,
-    sensors: rememberingSensors(repos.sensors, reader ? (ids) => ids.filter((id) => reader.sensorExists(id)) : repos.sensors.existing),
+    sensors: known.sensors,
     measurements:
       cache && reader
         ? {
@@ -51,10 +58,13 @@ export async function openSqliteStore(databaseUrl: string, options: OpenStoreOpt
     dialect,
     db,
     polled,
-    ingest: groupCommit.insert,
+    ingest: ingestion(groupCommit.insert, instruments, known),
     transaction: (work) => db.transaction().execute((trx) => work(repositories(trx, dialect))),
     exclusively: (_name, work) => work(),
-    ping: () => ping(db),
+    remove: removalsOf(db, dialect, (work) => db.transaction().execute(work), known),
+    instruments,
+    exposedFiles: () => (connection.file ? exposedStoreFiles(connection.file) : []),
+    ping: (timeoutMs) => ping(db, timeoutMs),
     async close() {
       reader?.close();
       await db.destroy();

@@ -1,0 +1,102 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../database.js';
+import type { Dialect } from '../dialect.js';
+import { historyRepository } from './history.js';
+
+/** What still hangs below a sensor or a prototype, counted before it is deleted. */
+export interface Dependents {
+  sensors?: number;
+  actuators: number;
+  measurements: number;
+}
+
+/** The outcome of a delete: done, nothing to delete, or refused because of what depends on it. */
+export type Removal = { status: 'removed'; sensorIds: number[] } | { status: 'missing' } | { status: 'has-dependents'; dependents: Dependents };
+
+const hasAny = (d: Dependents) => (d.sensors ?? 0) + d.actuators + d.measurements > 0;
+
+/**
+ * Deletes, bound to one transaction (the caller opens it). Sensors and prototypes are locked
+ * first (`Dialect.forUpdate`): an insert that refers to them waits for the delete to end, so no
+ * measurement or actuator can slip in between the count and the delete.
+ */
+export function removals(db: Kysely<Database>, dialect: Dialect) {
+  const history = historyRepository(db, dialect);
+  const count = async (query: Promise<{ n: number | string | bigint }>) => Number((await query).n);
+  const countAll = sql<number>`count(*)`.as('n');
+
+  async function sensorIdsOf(prototypeId: number): Promise<number[]> {
+    const query = db.selectFrom('sensors').select('sensor_id').where('prototype_id', '=', prototypeId).orderBy('sensor_id');
+    return (await dialect.forUpdate(query).execute()).map((r) => r.sensor_id);
+  }
+
+  async function dependentsOfSensors(sensorIds: number[]): Promise<Omit<Dependents, 'sensors'>> {
+    if (sensorIds.length === 0) return { actuators: 0, measurements: 0 };
+    const [actuators, measurements] = [
+      await count(db.selectFrom('actuators').select(countAll).where('sensor_id', 'in', sensorIds).executeTakeFirstOrThrow()),
+      await count(db.selectFrom('measurements').select(countAll).where('sensor_id', 'in', sensorIds).executeTakeFirstOrThrow()),
+    ];
+    return { actuators, measurements };
+  }
+
+  async function removeBelow(sensorIds: number[]): Promise<void> {
+    if (sensorIds.length === 0) return;
+    await history.sensorsRemoved(sensorIds);
+    await db.deleteFrom('measurements').where('sensor_id', 'in', sensorIds).execute();
+    await db.deleteFrom('actuators').where('sensor_id', 'in', sensorIds).execute();
+  }
+
+  return {
+    /** A measurement, and its share of the history buckets (recomputed in the same transaction). */
+    async measurement(measurementId: number): Promise<boolean> {
+      const removed = await db
+        .deleteFrom('measurements')
+        .where('measurement_id', '=', measurementId)
+        .returning(['sensor_id', dialect.timestampMs().as('timestamp')])
+        .execute();
+      await history.measurementsRemoved(removed);
+      return removed.length > 0;
+    },
+
+    async actuator(actuatorId: number): Promise<boolean> {
+      const result = await db.deleteFrom('actuators').where('actuator_id', '=', actuatorId).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+
+    /** A sensor, refused while it has measurements or actuators unless `cascade`, which deletes them with it. */
+    async sensor(sensorId: number, cascade: boolean): Promise<Removal> {
+      const query = db.selectFrom('sensors').select('sensor_id').where('sensor_id', '=', sensorId);
+      if (!(await dialect.forUpdate(query).executeTakeFirst())) return { status: 'missing' };
+      if (!cascade) {
+        const dependents = await dependentsOfSensors([sensorId]);
+        if (hasAny(dependents)) return { status: 'has-dependents', dependents };
+      }
+      await removeBelow([sensorId]);
+      await db.deleteFrom('sensors').where('sensor_id', '=', sensorId).execute();
+      return { status: 'removed', sensorIds: [sensorId] };
+    },
+
+    /** A prototype, refused while it has sensors (and so their actuators and measurements) unless `cascade`. */
+    async prototype(prototypeId: number, cascade: boolean): Promise<Removal> {
+      const query = db.selectFrom('prototypes').select('prototype_id').where('prototype_id', '=', prototypeId);
+      if (!(await dialect.forUpdate(query).executeTakeFirst())) return { status: 'missing' };
+      const sensorIds = await sensorIdsOf(prototypeId);
+      if (!cascade && sensorIds.length > 0) {
+        return { status: 'has-dependents', dependents: { sensors: sensorIds.length, ...(await dependentsOfSensors(sensorIds)) } };
+      }
+      await removeBelow(sensorIds);
+      if (sensorIds.length > 0) await db.deleteFrom('sensors').where('sensor_id', 'in', sensorIds).execute();
+      await db.deleteFrom('prototypes').where('prototype_id', '=', prototypeId).execute();
+      return { status: 'removed', sensorIds };
+    },
+  };
+}
+
+/** `3 sensors, 2 actuators and 1,204 measurements`: what a refused delete tells the client. */
+export function describeDependents(d: Dependents): string {
+  const parts: string[] = [];
+  const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+  if (d.sensors !== undefined) parts.push(plural(d.sensors, 'sensor'));
+  parts.push(plural(d.actuators, 'actuator'), plural(d.measurements, 'measurement'));
+  return `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+}
