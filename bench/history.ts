@@ -56,7 +56,16 @@ async function oldStore(url: string, total: number, now: number): Promise<void> 
   for (let id = 1; id <= SENSORS; id++) {
     await db
       .insertInto('sensors')
-      .values({ sensor_id: id, sensor_type: 'temperature', prototype_id: 0, sensor_unit: 'Celsius', threshold_critically_low: 0, threshold_low: 10, threshold_high: 30, threshold_critically_high: 40 })
+      .values({
+        sensor_id: id,
+        sensor_type: 'temperature',
+        prototype_id: 0,
+        sensor_unit: 'Celsius',
+        threshold_critically_low: 0,
+        threshold_low: 10,
+        threshold_high: 30,
+        threshold_critically_high: 40,
+      })
       .execute();
   }
   await db.destroy();
@@ -127,12 +136,27 @@ async function main(): Promise<void> {
           const began = performance.now();
           const opened = await openStore(database.url, { seedDefaults: false, log: (d, m) => log(`${m} ${JSON.stringify(d)}`) });
           const migrationMs = performance.now() - began;
-          table.push([label, 'migration building the buckets', `${(migrationMs / 1000).toFixed(1)} s`, `${Math.round(total / (migrationMs / 1000)).toLocaleString('en-US')} rows/s`]);
+          table.push([
+            label,
+            'migration building the buckets',
+            `${(migrationMs / 1000).toFixed(1)} s`,
+            `${Math.round(total / (migrationMs / 1000)).toLocaleString('en-US')} rows/s`,
+          ]);
 
           const span = await opened.measurements.windowSpan(1, { start: now - YEAR, end: now + 1, endInclusive: false });
           const rawBegan = performance.now();
-          await opened.measurements.extremesPerBucket(1, { start: now - YEAR, end: now + 1, endInclusive: false }, new BucketLayout(span.first, span.last, 500), span.count);
-          table.push([label, `raw path: min/max per span over sensor 1's year (${span.count.toLocaleString('en-US')} rows), in process`, `${Math.round(performance.now() - rawBegan)} ms`, 'once']);
+          await opened.measurements.extremesPerBucket(
+            1,
+            { start: now - YEAR, end: now + 1, endInclusive: false },
+            new BucketLayout(span.first, span.last, 500),
+            span.count,
+          );
+          table.push([
+            label,
+            `raw path: min/max per span over sensor 1's year (${span.count.toLocaleString('en-US')} rows), in process`,
+            `${Math.round(performance.now() - rawBegan)} ms`,
+            'once',
+          ]);
           await opened.close();
 
           const service = await startService({ DATABASE_URL: database.url, LOG_LEVEL: 'warn', SEED_DEFAULTS: 'false' });
@@ -140,12 +164,20 @@ async function main(): Promise<void> {
             const start = new Date(now - YEAR).toISOString();
             const end = new Date(now).toISOString();
             for (const [name, path] of [
-              ['GET /measurements/1/aggregate?bucket=1h, one year', `/measurements/1/aggregate?bucket=1h&start_time=${start}&end_time=${end}`],
+              [
+                'GET /measurements/1/aggregate?bucket=1h, one year',
+                `/measurements/1/aggregate?bucket=1h&start_time=${start}&end_time=${end}`,
+              ],
               ['GET /measurements/1?max_points=1000, one year', `/measurements/1?max_points=1000&start_time=${start}&end_time=${end}`],
             ]) {
               const result = await load({ url: service.url + path, connections: 1, durationS: duration });
               const clean = result.errors === 0 && result.non2xx === 0 ? '' : ` (${result.errors} errors, ${result.non2xx} non-2xx)`;
-              table.push([label, name, `p50 ${result.p50} ms, p99 ${result.p99} ms${clean}`, `${Math.round(result.rps)}/s at 1 connection`]);
+              table.push([
+                label,
+                name,
+                `p50 ${result.p50} ms, p99 ${result.p99} ms${clean}`,
+                `${Math.round(result.rps)}/s at 1 connection`,
+              ]);
               log(`${label}: ${name}: p50 ${result.p50} ms, p99 ${result.p99} ms`);
             }
           } finally {

@@ -95,7 +95,11 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
   const nextRequestId = requestIds();
   const drain = drainer();
   const app = Fastify({
-    serverFactory: (handler) => httpServer(config, drain.wrap((req, res) => (front ? front(req, res, handler) : handler(req, res)))),
+    serverFactory: (handler) =>
+      httpServer(
+        config,
+        drain.wrap((req, res) => (front ? front(req, res, handler) : handler(req, res))),
+      ),
     genReqId: nextRequestId,
     logger: options.logger ?? { level: config.logLevel },
     // Fastify's two lines per request are replaced by the one `request` line below.
@@ -147,7 +151,8 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
   const now = options.now ?? Date.now;
   const auth = await createAuth(config, store, now, options.loginLimits);
   if (config.authMode === 'enforced') registerGuard(app, auth.authenticate, store);
-  const bus = options.bus ?? changeBus({ onListenerError: (error, topic) => app.log.error({ err: error, topic }, 'change listener failed') });
+  const bus =
+    options.bus ?? changeBus({ onListenerError: (error, topic) => app.log.error({ err: error, topic }, 'change listener failed') });
   const services = createServices({ store, bus, now, log: app.log }, config, auth);
   const deps: RouteDeps = { config, services, auth, store };
   await app.register(opsRoutes, deps);

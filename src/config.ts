@@ -94,7 +94,10 @@ function databaseUrl(env: Env): string {
 function corsOrigins(env: Env): '*' | string[] {
   const raw = text(env, 'CORS_ORIGINS') ?? '*';
   if (raw === '*') return '*';
-  const origins = raw.split(',').map((o) => o.trim()).filter(Boolean);
+  const origins = raw
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
   for (const origin of origins) {
     if (!/^https?:\/\/[^/\s]+$/.test(origin)) {
       throw new ConfigError('CORS_ORIGINS', `"${origin}" is not an origin like https://dashboard.example:8080`);

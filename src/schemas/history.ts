@@ -12,10 +12,16 @@ export const AggregateQuery = Type.Object({
     }),
   ),
   max_points: Type.Optional(
-    Type.Integer({ minimum: 2, maximum: MAX_BUCKETS, description: 'At most this many buckets; the service picks the size. Not with bucket.' }),
+    Type.Integer({
+      minimum: 2,
+      maximum: MAX_BUCKETS,
+      description: 'At most this many buckets; the service picks the size. Not with bucket.',
+    }),
   ),
   time_delta: Type.Optional(
-    Type.String({ description: 'Duration. Alone: [now - time_delta, now]; with end_time: [end_time - time_delta, end_time). Not with start_time.' }),
+    Type.String({
+      description: 'Duration. Alone: [now - time_delta, now]; with end_time: [end_time - time_delta, end_time). Not with start_time.',
+    }),
   ),
   start_time: Type.Optional(DateTimeInput('Inclusive start of the window; unset: the start of the sensor’s history.')),
   end_time: Type.Optional(DateTimeInput('Exclusive end of the window; unset: the end of the sensor’s history.')),

@@ -93,11 +93,12 @@ export function historyService({ store, now }: ServiceDeps) {
       const from = bucketStart(start, size);
       const to = bucketCeil(end, size);
       const kept = keptSizeDividing(size);
-      const buckets = kept === undefined
-        ? await fromRawRows(sensorId, from, to, size)
-        : kept === size
-          ? await store.history.buckets(sensorId, size, from, to)
-          : foldBuckets(await store.history.buckets(sensorId, kept, from, to), size);
+      const buckets =
+        kept === undefined
+          ? await fromRawRows(sensorId, from, to, size)
+          : kept === size
+            ? await store.history.buckets(sensorId, size, from, to)
+            : foldBuckets(await store.history.buckets(sensorId, kept, from, to), size);
       return buckets.map((b) => ({
         start: b.start,
         end: b.start + size,

@@ -3,9 +3,23 @@ import type { HistoryBucketTable } from './database.js';
 
 /** The bucket table's columns in the order the ingest upserts bind them. */
 export const BUCKET_COLUMNS = [
-  'sensor_id', 'size_ms', 'start_ms', 'row_count', 'value_sum',
-  'min_value', 'min_ts', 'min_id', 'max_value', 'max_ts', 'max_id',
-  'first_value', 'first_ts', 'first_id', 'last_value', 'last_ts', 'last_id',
+  'sensor_id',
+  'size_ms',
+  'start_ms',
+  'row_count',
+  'value_sum',
+  'min_value',
+  'min_ts',
+  'min_id',
+  'max_value',
+  'max_ts',
+  'max_id',
+  'first_value',
+  'first_ts',
+  'first_id',
+  'last_value',
+  'last_ts',
+  'last_id',
 ] as const;
 
 /** `new` comes before `old` in the order that decides a point (value, then timestamp, then id). */
@@ -18,7 +32,9 @@ function before(point: string, valueOrder: '<' | '>' | null, tsOrder: '<' | '>')
 }
 
 function pick(point: string, condition: string): string {
-  return ['value', 'ts', 'id'].map((c) => `${point}_${c} = case when ${condition} then excluded.${point}_${c} else b.${point}_${c} end`).join(', ');
+  return ['value', 'ts', 'id']
+    .map((c) => `${point}_${c} = case when ${condition} then excluded.${point}_${c} else b.${point}_${c} end`)
+    .join(', ');
 }
 
 /**

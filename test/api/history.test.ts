@@ -47,8 +47,16 @@ describe.each(storeKinds())('GET /measurements/{id}/aggregate (%s)', (kind) => {
       { t: at(9, 15), v: 3 },
       { t: at(11, 59, 59, 999), v: 9 },
     ];
-    for (const p of posted) expect((await service.post('/measurements', { sensor_id: 1, value: p.v, timestamp: iso(p.t) })).status).toBe(200);
-    expect((await service.post('/measurements', [{ sensor_id: 1, value: 2, timestamp: iso(at(11, 45)) }, { sensor_id: 2, value: 100, timestamp: iso(at(11, 10)) }])).status).toBe(200);
+    for (const p of posted)
+      expect((await service.post('/measurements', { sensor_id: 1, value: p.v, timestamp: iso(p.t) })).status).toBe(200);
+    expect(
+      (
+        await service.post('/measurements', [
+          { sensor_id: 1, value: 2, timestamp: iso(at(11, 45)) },
+          { sensor_id: 2, value: 100, timestamp: iso(at(11, 10)) },
+        ])
+      ).status,
+    ).toBe(200);
     rows = (await service.get('/measurements/1')).body;
   });
   afterAll(() => service?.close());
@@ -56,7 +64,12 @@ describe.each(storeKinds())('GET /measurements/{id}/aggregate (%s)', (kind) => {
   it('answers whole buckets aligned in UTC, half-open, ascending, empty ones left out', async () => {
     const res = await service.get(`/measurements/1/aggregate?bucket=1h&start_time=${iso(at(10, 30))}&end_time=${iso(at(11, 59, 59, 999))}`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual(expected(rows.filter((r) => Date.parse(r.timestamp) >= at(10)), HOUR));
+    expect(res.body).toEqual(
+      expected(
+        rows.filter((r) => Date.parse(r.timestamp) >= at(10)),
+        HOUR,
+      ),
+    );
     expect(res.body.map((b: { start: string }) => b.start)).toEqual([iso(at(10)), iso(at(11))]);
     expect(res.body[0]).toMatchObject({ count: 2, min: 1, max: 5, first: 5, last: 1, mean: 3 });
     expect(res.body[1]).toMatchObject({ count: 4, min: 1, max: 9, first: 7, last: 9 });
@@ -69,7 +82,14 @@ describe.each(storeKinds())('GET /measurements/{id}/aggregate (%s)', (kind) => {
   });
 
   it('folds multiples of a kept size and computes other sizes from raw rows, with the same answer as the rows give', async () => {
-    for (const [bucket, size] of [['15m', 15 * 60_000], ['P1D', 24 * HOUR], ['7200', 2 * HOUR], ['7m', 7 * 60_000], ['PT0.5S', 500], ['1d', 24 * HOUR]] as const) {
+    for (const [bucket, size] of [
+      ['15m', 15 * 60_000],
+      ['P1D', 24 * HOUR],
+      ['7200', 2 * HOUR],
+      ['7m', 7 * 60_000],
+      ['PT0.5S', 500],
+      ['1d', 24 * HOUR],
+    ] as const) {
       const res = await service.get(`/measurements/1/aggregate?bucket=${bucket}`);
       expect(res.status, bucket).toBe(200);
       expect(res.body, bucket).toEqual(expected(rows, size));
@@ -82,7 +102,9 @@ describe.each(storeKinds())('GET /measurements/{id}/aggregate (%s)', (kind) => {
     expect(res.body).toEqual(expected(rows, 12 * HOUR));
     const one = await service.get(`/measurements/1/aggregate?max_points=100&time_delta=PT3H`);
     expect(one.body.length).toBeLessThanOrEqual(100);
-    expect(one.body.reduce((n: number, b: { count: number }) => n + b.count, 0)).toBe(rows.filter((r) => Date.parse(r.timestamp) >= bucketStart(NOW - 3 * HOUR, 5 * 60_000)).length);
+    expect(one.body.reduce((n: number, b: { count: number }) => n + b.count, 0)).toBe(
+      rows.filter((r) => Date.parse(r.timestamp) >= bucketStart(NOW - 3 * HOUR, 5 * 60_000)).length,
+    );
   });
 
   it('answers an empty array for a window without data, 404 for an unknown sensor', async () => {
@@ -113,8 +135,13 @@ describe.each(storeKinds())('GET /measurements/{id}/aggregate (%s)', (kind) => {
 
   it('keeps the buckets exact when a measurement is deleted, and removes them with a sensor (cascade)', async () => {
     const sensor = await service.post('/sensors/', {
-      sensor_type: 'ph', prototype_id: 0, sensor_unit: 'pH',
-      threshold_critically_low: 0, threshold_low: 1, threshold_high: 2, threshold_critically_high: 3,
+      sensor_type: 'ph',
+      prototype_id: 0,
+      sensor_unit: 'pH',
+      threshold_critically_low: 0,
+      threshold_low: 1,
+      threshold_high: 2,
+      threshold_critically_high: 3,
     });
     expect(sensor.status).toBe(200);
     const id = sensor.body.sensor_id;

@@ -66,8 +66,12 @@ describe.each(storeKinds())('max_points over a long, uneven series (%s)', (kind)
   const monthAgo = NOW - 30 * 24 * 3600_000 + 1234;
   it.each([
     ['the whole series', '', () => series, () => [ms(series[0]), ms(series[series.length - 1]) + 1]],
-    ['a window', `&start_time=${new Date(monthAgo).toISOString()}&end_time=${new Date(NOW - 3600_000).toISOString()}`,
-      () => series.filter((r) => ms(r) >= monthAgo && ms(r) < NOW - 3600_000), () => [monthAgo, NOW - 3600_000]],
+    [
+      'a window',
+      `&start_time=${new Date(monthAgo).toISOString()}&end_time=${new Date(NOW - 3600_000).toISOString()}`,
+      () => series.filter((r) => ms(r) >= monthAgo && ms(r) < NOW - 3600_000),
+      () => [monthAgo, NOW - 3600_000],
+    ],
   ])('keeps the lowest and highest of every time bucket of %s', async (_name, query, expected, bounds) => {
     const rows = expected();
     const paths = new Set<boolean>();

@@ -79,7 +79,10 @@ describe.each(storeKinds())('retention of raw measurements (%s)', (kind) => {
 
 describe('retention settings', () => {
   it('takes durations and refuses anything else, naming the variable', () => {
-    expect(loadConfig({ RETENTION_RAW: 'P365D', RETENTION_5M: '30 days, 00:00:00' })).toMatchObject({ retentionRawMs: 365 * DAY, retentionFiveMinuteMs: 30 * DAY });
+    expect(loadConfig({ RETENTION_RAW: 'P365D', RETENTION_5M: '30 days, 00:00:00' })).toMatchObject({
+      retentionRawMs: 365 * DAY,
+      retentionFiveMinuteMs: 30 * DAY,
+    });
     expect(loadConfig({})).toMatchObject({ retentionRawMs: undefined, retentionFiveMinuteMs: undefined });
     expect(() => loadConfig({ RETENTION_RAW: 'forever' })).toThrow(/RETENTION_RAW/);
     expect(() => loadConfig({ RETENTION_5M: '0' })).toThrow(/RETENTION_5M/);

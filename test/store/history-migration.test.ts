@@ -22,14 +22,27 @@ describe.each(storeKinds())('the history migration (%s)', (kind) => {
       for (const sensor_id of [1, 2]) {
         await old.db
           .insertInto('sensors')
-          .values({ sensor_id, sensor_type: 'ph', prototype_id: 0, sensor_unit: 'pH', threshold_critically_low: 0, threshold_low: 1, threshold_high: 2, threshold_critically_high: 3 })
+          .values({
+            sensor_id,
+            sensor_type: 'ph',
+            prototype_id: 0,
+            sensor_unit: 'pH',
+            threshold_critically_low: 0,
+            threshold_low: 1,
+            threshold_high: 2,
+            threshold_critically_high: 3,
+          })
           .execute();
       }
       // Two days of one sensor every 17 s (more than a read page), a few of the other, out of order.
       const rows = [];
       for (let i = 0; i < 10_000; i++) rows.push({ sensor_id: 1, value: (i * 37) % 101, timestamp: dialect.time(AT - i * 17_000) });
       for (let i = 0; i < 5; i++) rows.push({ sensor_id: 2, value: i, timestamp: dialect.time(AT - i * 3_600_000) });
-      for (let i = 0; i < rows.length; i += 1000) await old.db.insertInto('measurements').values(rows.slice(i, i + 1000)).execute();
+      for (let i = 0; i < rows.length; i += 1000)
+        await old.db
+          .insertInto('measurements')
+          .values(rows.slice(i, i + 1000))
+          .execute();
       await old.db.destroy();
 
       const logged: string[] = [];
@@ -43,8 +56,17 @@ describe.each(storeKinds())('the history migration (%s)', (kind) => {
           .execute();
         for (const sensorId of [1, 2]) {
           for (const size of KEPT_SIZES) {
-            const stored = await store.db.selectFrom('history_buckets').selectAll().where('sensor_id', '=', sensorId).where('size_ms', '=', size).orderBy('start_ms').execute();
-            const want = bucketsOf(raw.filter((r) => r.sensor_id === sensorId), size);
+            const stored = await store.db
+              .selectFrom('history_buckets')
+              .selectAll()
+              .where('sensor_id', '=', sensorId)
+              .where('size_ms', '=', size)
+              .orderBy('start_ms')
+              .execute();
+            const want = bucketsOf(
+              raw.filter((r) => r.sensor_id === sensorId),
+              size,
+            );
             expect(stored.map(bucketOf)).toEqual(want);
           }
         }

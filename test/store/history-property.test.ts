@@ -26,7 +26,10 @@ const ingest = fc.record({
     fc.record({
       sensor: fc.constantFrom(...SENSORS),
       offsets: fc.array(fc.integer({ min: 0, max: 3 * DAY }), { minLength: 1, maxLength: 15 }),
-      values: fc.array(fc.integer({ min: -500, max: 500 }).map((v) => v / 4), { minLength: 15, maxLength: 15 }),
+      values: fc.array(
+        fc.integer({ min: -500, max: 500 }).map((v) => v / 4),
+        { minLength: 15, maxLength: 15 },
+      ),
     }),
     { minLength: 1, maxLength: 3 },
   ),
@@ -56,7 +59,13 @@ describe.each(storeKinds())('history buckets under any interleaving of writes (%
   }
 
   async function storedBuckets(sensorId: number, size: number): Promise<Bucket[]> {
-    const rows = await service.store.db.selectFrom('history_buckets').selectAll().where('sensor_id', '=', sensorId).where('size_ms', '=', size).orderBy('start_ms').execute();
+    const rows = await service.store.db
+      .selectFrom('history_buckets')
+      .selectAll()
+      .where('sensor_id', '=', sensorId)
+      .where('size_ms', '=', size)
+      .orderBy('start_ms')
+      .execute();
     return rows.map(bucketOf);
   }
 
@@ -78,7 +87,11 @@ describe.each(storeKinds())('history buckets under any interleaving of writes (%
           if (o.kind === 'ingest') {
             const answers = await Promise.all(
               o.batches.map((b) => {
-                const body = b.offsets.map((off, i) => ({ sensor_id: b.sensor, value: b.values[i], timestamp: new Date(now - off).toISOString() }));
+                const body = b.offsets.map((off, i) => ({
+                  sensor_id: b.sensor,
+                  value: b.values[i],
+                  timestamp: new Date(now - off).toISOString(),
+                }));
                 return service.post('/measurements', body.length === 1 ? body[0] : body);
               }),
             );
@@ -111,7 +124,9 @@ describe.each(storeKinds())('history buckets under any interleaving of writes (%
             }
           } else {
             service.clock.now = now + o.days * DAY;
-            const job = retentionJob(service.store, { rawMs: 2 * DAY, fiveMinuteMs: 3 * DAY }, () => service.clock.now as number, quiet, { batchSize: 7 });
+            const job = retentionJob(service.store, { rawMs: 2 * DAY, fiveMinuteMs: 3 * DAY }, () => service.clock.now as number, quiet, {
+              batchSize: 7,
+            });
             await job.runOnce();
             const retiredBefore = await history().retiredBefore();
             for (const [id, r] of live) {
@@ -119,7 +134,7 @@ describe.each(storeKinds())('history buckets under any interleaving of writes (%
               live.delete(id);
               if (!Number.isNaN(r.value)) retired.push(r);
             }
-            fiveMinuteCutoff = Math.floor((service.clock.now as number - 3 * DAY) / DAY) * DAY;
+            fiveMinuteCutoff = Math.floor(((service.clock.now as number) - 3 * DAY) / DAY) * DAY;
           }
         }
 

@@ -10,7 +10,10 @@ const T0 = Date.UTC(2026, 10, 22);
 
 /** Measurements with distinct ids, timestamps within a few days (ties included), integer values so sums are exact. */
 const measurements = fc
-  .array(fc.record({ timestamp: fc.integer({ min: T0 - 3 * DAY, max: T0 + 3 * DAY }), value: fc.integer({ min: -50, max: 50 }) }), { minLength: 1, maxLength: 200 })
+  .array(fc.record({ timestamp: fc.integer({ min: T0 - 3 * DAY, max: T0 + 3 * DAY }), value: fc.integer({ min: -50, max: 50 }) }), {
+    minLength: 1,
+    maxLength: 200,
+  })
   .map((rows) => rows.map((r, i) => ({ ...r, measurement_id: i + 1 })));
 
 describe('bucket arithmetic in UTC', () => {
@@ -87,7 +90,11 @@ describe('bucket summaries', () => {
   it('folding smaller buckets equals bucketing the rows at the larger size; the stream equals the batch', () => {
     fc.assert(
       fc.property(measurements, (rows) => {
-        for (const [fine, coarse] of [[FIVE_MINUTES, HOUR], [HOUR, DAY], [FIVE_MINUTES, 3 * DAY]]) {
+        for (const [fine, coarse] of [
+          [FIVE_MINUTES, HOUR],
+          [HOUR, DAY],
+          [FIVE_MINUTES, 3 * DAY],
+        ]) {
           expect(foldBuckets(bucketsOf(rows, fine), coarse)).toEqual(bucketsOf(rows, coarse));
         }
         const streamed = new Map<number, Bucket[]>();
@@ -107,8 +114,14 @@ describe('retention cutoffs', () => {
     expect(retentionCutoffs({ rawMs: 30 * DAY }, now)).toEqual({ raw: Date.UTC(2026, 9, 23), fiveMinute: undefined });
   });
   it('never retires 5-minute buckets before the raw rows they summarize, nor without raw retention', () => {
-    expect(retentionCutoffs({ rawMs: 30 * DAY, fiveMinuteMs: 7 * DAY }, now)).toEqual({ raw: Date.UTC(2026, 9, 23), fiveMinute: Date.UTC(2026, 9, 23) });
-    expect(retentionCutoffs({ rawMs: 7 * DAY, fiveMinuteMs: 30 * DAY }, now)).toEqual({ raw: Date.UTC(2026, 10, 15), fiveMinute: Date.UTC(2026, 9, 23) });
+    expect(retentionCutoffs({ rawMs: 30 * DAY, fiveMinuteMs: 7 * DAY }, now)).toEqual({
+      raw: Date.UTC(2026, 9, 23),
+      fiveMinute: Date.UTC(2026, 9, 23),
+    });
+    expect(retentionCutoffs({ rawMs: 7 * DAY, fiveMinuteMs: 30 * DAY }, now)).toEqual({
+      raw: Date.UTC(2026, 10, 15),
+      fiveMinute: Date.UTC(2026, 9, 23),
+    });
     expect(retentionCutoffs({ fiveMinuteMs: 30 * DAY }, now)).toEqual({ raw: undefined, fiveMinute: undefined });
   });
 });

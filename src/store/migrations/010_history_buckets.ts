@@ -38,7 +38,14 @@ export function historyBucketsMigration(dialect: Dialect, log: MigrationLog): Mi
         .execute();
 
       const sensors = (await db.selectFrom('sensors').select('sensor_id').orderBy('sensor_id').execute()).map((r) => r.sensor_id);
-      const total = Number((await db.selectFrom('measurements').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+      const total = Number(
+        (
+          await db
+            .selectFrom('measurements')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
       if (total === 0) return;
       log({ sensors: sensors.length, rows: total }, 'history buckets: building for the existing measurements');
       const history = historyRepository(db, dialect);

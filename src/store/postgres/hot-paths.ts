@@ -30,12 +30,19 @@ export function postgresHotPaths(pool: pg.Pool) {
       'order by n returning measurement_id, sensor_id, value, (extract(epoch from timestamp) * 1000)::int8 as ms), ' +
       'sized as (select ins.*, z.size, ms - (((ms % z.size) + z.size) % z.size) as start ' +
       `from ins cross join (values ${KEPT_SIZES.map((s) => `(${s}::int8)`).join(', ')}) as z(size)), ` +
-      'up as (insert into history_buckets as b (' + BUCKET_COLUMNS.join(', ') + ') ' +
+      'up as (insert into history_buckets as b (' +
+      BUCKET_COLUMNS.join(', ') +
+      ') ' +
       'select sensor_id, size, start, count(*), sum(value), ' +
-      [point('min', 'value, ms, measurement_id'), point('max', 'value desc, ms, measurement_id'),
-        point('first', 'ms, measurement_id'), point('last', 'ms desc, measurement_id desc')].join(', ') +
+      [
+        point('min', 'value, ms, measurement_id'),
+        point('max', 'value desc, ms, measurement_id'),
+        point('first', 'ms, measurement_id'),
+        point('last', 'ms desc, measurement_id desc'),
+      ].join(', ') +
       ' from sized group by sensor_id, size, start order by sensor_id, size, start ' +
-      MERGE_ON_CONFLICT + ') ' +
+      MERGE_ON_CONFLICT +
+      ') ' +
       'select measurement_id from ins',
   };
 

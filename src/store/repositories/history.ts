@@ -31,7 +31,10 @@ export function historyRepository(db: Kysely<Database>, dialect: Dialect) {
 
   async function insertBuckets(rows: HistoryBucketTable[]): Promise<void> {
     for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-      await db.insertInto('history_buckets').values(rows.slice(i, i + ROWS_PER_INSERT)).execute();
+      await db
+        .insertInto('history_buckets')
+        .values(rows.slice(i, i + ROWS_PER_INSERT))
+        .execute();
     }
   }
 
@@ -49,7 +52,12 @@ export function historyRepository(db: Kysely<Database>, dialect: Dialect) {
   }
 
   async function write(sensorId: number, size: number, start: number, bucket: Bucket | undefined): Promise<void> {
-    await db.deleteFrom('history_buckets').where('sensor_id', '=', sensorId).where('size_ms', '=', size).where('start_ms', '=', start).execute();
+    await db
+      .deleteFrom('history_buckets')
+      .where('sensor_id', '=', sensorId)
+      .where('size_ms', '=', size)
+      .where('start_ms', '=', start)
+      .execute();
     if (bucket) await insertBuckets([bucketRow(sensorId, size, bucket)]);
   }
 
@@ -106,7 +114,9 @@ export function historyRepository(db: Kysely<Database>, dialect: Dialect) {
      */
     async measurementsRemoved(removed: readonly RemovedMeasurement[]): Promise<void> {
       const cutoff = await retiredBefore();
-      const keysBySize = new Map<number, Map<string, { sensorId: number; size: number; start: number }>>(KEPT_SIZES.map((s) => [s, new Map()]));
+      const keysBySize = new Map<number, Map<string, { sensorId: number; size: number; start: number }>>(
+        KEPT_SIZES.map((s) => [s, new Map()]),
+      );
       for (const row of removed) {
         if (row.timestamp < cutoff) continue;
         for (const size of KEPT_SIZES) {
@@ -119,10 +129,14 @@ export function historyRepository(db: Kysely<Database>, dialect: Dialect) {
       await lockBuckets(all);
       for (const { sensorId, start } of keysBySize.get(FIVE_MINUTES)?.values() ?? []) {
         const rows = [];
-        for await (const page of measurements.walkWindow(sensorId, { start, end: start + FIVE_MINUTES, endInclusive: false })) rows.push(...page);
+        for await (const page of measurements.walkWindow(sensorId, { start, end: start + FIVE_MINUTES, endInclusive: false }))
+          rows.push(...page);
         await write(sensorId, FIVE_MINUTES, start, bucketsOf(rows, FIVE_MINUTES)[0]);
       }
-      for (const [size, finer] of [[HOUR, FIVE_MINUTES], [DAY, HOUR]] as const) {
+      for (const [size, finer] of [
+        [HOUR, FIVE_MINUTES],
+        [DAY, HOUR],
+      ] as const) {
         for (const { sensorId, start } of keysBySize.get(size)?.values() ?? []) {
           await write(sensorId, size, start, foldBuckets(await buckets(sensorId, finer, start, start + size), size)[0]);
         }
@@ -131,7 +145,11 @@ export function historyRepository(db: Kysely<Database>, dialect: Dialect) {
 
     /** Every bucket of these sensors (the sensors are being deleted). */
     async sensorsRemoved(sensorIds: readonly number[]): Promise<void> {
-      if (sensorIds.length > 0) await db.deleteFrom('history_buckets').where('sensor_id', 'in', [...sensorIds]).execute();
+      if (sensorIds.length > 0)
+        await db
+          .deleteFrom('history_buckets')
+          .where('sensor_id', 'in', [...sensorIds])
+          .execute();
     },
 
     /**
@@ -149,7 +167,12 @@ export function historyRepository(db: Kysely<Database>, dialect: Dialect) {
      * rows, replacing what was there, walking the rows in time order with flat memory.
      * Buckets before the retirement cutoff are left as they are.
      */
-    async rebuild(sensorId: number, from: number | undefined, to: number | undefined, progress?: (p: RebuildProgress) => void): Promise<RebuildProgress> {
+    async rebuild(
+      sensorId: number,
+      from: number | undefined,
+      to: number | undefined,
+      progress?: (p: RebuildProgress) => void,
+    ): Promise<RebuildProgress> {
       const cutoff = await retiredBefore();
       const start = Number.isFinite(cutoff) ? Math.max(from ?? -Infinity, cutoff) : from;
       let del = db.deleteFrom('history_buckets').where('sensor_id', '=', sensorId);

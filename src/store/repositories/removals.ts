@@ -11,7 +11,8 @@ export interface Dependents {
 }
 
 /** The outcome of a delete: done, nothing to delete, or refused because of what depends on it. */
-export type Removal = { status: 'removed'; sensorIds: number[] } | { status: 'missing' } | { status: 'has-dependents'; dependents: Dependents };
+export type Removal =
+  { status: 'removed'; sensorIds: number[] } | { status: 'missing' } | { status: 'has-dependents'; dependents: Dependents };
 
 const hasAny = (d: Dependents) => (d.sensors ?? 0) + d.actuators + d.measurements > 0;
 

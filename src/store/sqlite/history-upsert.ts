@@ -27,9 +27,23 @@ export function sqliteHistoryUpsert(sqlite: SQLite.Database) {
     }
     for (const { sensorId, size, bucket: b } of touched.values()) {
       upsert.run(
-        sensorId, size, b.start, b.count, b.sum,
-        b.min.value, b.min.ts, b.min.id, b.max.value, b.max.ts, b.max.id,
-        b.first.value, b.first.ts, b.first.id, b.last.value, b.last.ts, b.last.id,
+        sensorId,
+        size,
+        b.start,
+        b.count,
+        b.sum,
+        b.min.value,
+        b.min.ts,
+        b.min.id,
+        b.max.value,
+        b.max.ts,
+        b.max.id,
+        b.first.value,
+        b.first.ts,
+        b.first.id,
+        b.last.value,
+        b.last.ts,
+        b.last.id,
       );
     }
   };
