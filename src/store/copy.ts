@@ -7,65 +7,85 @@ export interface CopyProgress {
 }
 
 /** Every table, parents before the tables that refer to them. */
-const TABLES = ['prototypes', 'sensors', 'actuators', 'users', 'settings', 'pictures', 'measurements'] as const satisfies readonly (keyof Database)[];
+const TABLES = [
+  'prototypes',
+  'sensors',
+  'actuators',
+  'users',
+  'settings',
+  'pictures',
+  'measurements',
+] as const satisfies readonly (keyof Database)[];
 type Table = (typeof TABLES)[number];
 
 /** How a column's value travels from one store to the other, as its type in `Database` says. */
-type Conversion<Column> = Column extends DbTime | null ? 'time' : Column extends DbBool ? 'bool' : Column extends Uint8Array ? 'bytes' : 'as-is';
+type Conversion<Column> = Column extends DbTime | null
+  ? 'time'
+  : Column extends DbBool
+    ? 'bool'
+    : Column extends Uint8Array
+      ? 'bytes'
+      : 'as-is';
 
 /**
  * Each table's key and each of its columns with its conversion. The compiler checks it against
  * the table types: a column added to a table must be listed here, with the conversion its type needs.
  */
-const COLUMNS: { [T in Table]: { key: keyof Database[T] & string; columns: { [C in keyof Database[T]]-?: Conversion<Database[T][C]> } } } = {
-  prototypes: { key: 'prototype_id', columns: { prototype_id: 'as-is', prototype_name: 'as-is' } },
-  sensors: {
-    key: 'sensor_id',
-    columns: {
-      sensor_id: 'as-is',
-      sensor_type: 'as-is',
-      prototype_id: 'as-is',
-      sensor_unit: 'as-is',
-      threshold_critically_low: 'as-is',
-      threshold_low: 'as-is',
-      threshold_high: 'as-is',
-      threshold_critically_high: 'as-is',
+const COLUMNS: { [T in Table]: { key: keyof Database[T] & string; columns: { [C in keyof Database[T]]-?: Conversion<Database[T][C]> } } } =
+  {
+    prototypes: { key: 'prototype_id', columns: { prototype_id: 'as-is', prototype_name: 'as-is' } },
+    sensors: {
+      key: 'sensor_id',
+      columns: {
+        sensor_id: 'as-is',
+        sensor_type: 'as-is',
+        prototype_id: 'as-is',
+        sensor_unit: 'as-is',
+        threshold_critically_low: 'as-is',
+        threshold_low: 'as-is',
+        threshold_high: 'as-is',
+        threshold_critically_high: 'as-is',
+      },
     },
-  },
-  actuators: {
-    key: 'actuator_id',
-    columns: {
-      actuator_id: 'as-is',
-      actuator_type: 'as-is',
-      sensor_id: 'as-is',
-      condition_value: 'as-is',
-      activation_condition: 'as-is',
-      activation_period: 'as-is',
-      activation_duration: 'as-is',
-      actuator_name: 'as-is',
-      enabled: 'bool',
-      last_activated: 'time',
+    actuators: {
+      key: 'actuator_id',
+      columns: {
+        actuator_id: 'as-is',
+        actuator_type: 'as-is',
+        sensor_id: 'as-is',
+        condition_value: 'as-is',
+        activation_condition: 'as-is',
+        activation_period: 'as-is',
+        activation_duration: 'as-is',
+        actuator_name: 'as-is',
+        enabled: 'bool',
+        last_activated: 'time',
+      },
     },
-  },
-  users: {
-    key: 'user_id',
-    columns: {
-      user_id: 'as-is',
-      username: 'as-is',
-      password_hash: 'as-is',
-      permissions: 'as-is',
-      created_at: 'time',
-      tokens_valid_after: 'time',
-      token_generation: 'as-is',
+    users: {
+      key: 'user_id',
+      columns: {
+        user_id: 'as-is',
+        username: 'as-is',
+        password_hash: 'as-is',
+        permissions: 'as-is',
+        created_at: 'time',
+        tokens_valid_after: 'time',
+        token_generation: 'as-is',
+      },
     },
-  },
-  settings: { key: 'key', columns: { key: 'as-is', value: 'as-is' } },
-  pictures: { key: 'picture_id', columns: { picture_id: 'as-is', content_type: 'as-is', bytes: 'bytes', updated_at: 'time' } },
-  measurements: { key: 'measurement_id', columns: { measurement_id: 'as-is', sensor_id: 'as-is', value: 'as-is', timestamp: 'time' } },
-};
+    settings: { key: 'key', columns: { key: 'as-is', value: 'as-is' } },
+    pictures: { key: 'picture_id', columns: { picture_id: 'as-is', content_type: 'as-is', bytes: 'bytes', updated_at: 'time' } },
+    measurements: { key: 'measurement_id', columns: { measurement_id: 'as-is', sensor_id: 'as-is', value: 'as-is', timestamp: 'time' } },
+  };
 
 /** Tables whose ids the store assigns: the target's next id must follow the copied ones. */
-const IDENTITIES: Partial<Record<Table, string>> = { sensors: 'sensor_id', actuators: 'actuator_id', users: 'user_id', measurements: 'measurement_id' };
+const IDENTITIES: Partial<Record<Table, string>> = {
+  sensors: 'sensor_id',
+  actuators: 'actuator_id',
+  users: 'user_id',
+  measurements: 'measurement_id',
+};
 
 const BATCH = 5_000;
 
@@ -98,6 +118,7 @@ export async function rowCounts(store: Store): Promise<Record<Table, number>> {
 
 export async function clear(store: Store): Promise<void> {
   await store.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('history_buckets').execute();
     for (const table of [...TABLES].reverse()) await trx.deleteFrom(table).execute();
   });
 }
@@ -138,5 +159,45 @@ export async function copyStore(from: Store, to: Store, progress: CopyProgress):
     const identity = IDENTITIES[table];
     if (identity) await to.dialect.continueIdentity(to.db, table, identity);
   }
+  await copyHistory(from, to, progress);
   return totals;
+}
+
+/**
+ * The history buckets, as they are: they hold what retention already took from the raw rows, so
+ * they are copied rather than rebuilt. Plain numbers on both stores; paged by their composite key.
+ */
+async function copyHistory(from: Store, to: Store, progress: CopyProgress): Promise<void> {
+  const total = Number(
+    (
+      await from.db
+        .selectFrom('history_buckets')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+  let copied = 0;
+  let after: { sensor_id: number; size_ms: number; start_ms: number } | undefined;
+  for (;;) {
+    let query = from.db.selectFrom('history_buckets').selectAll().orderBy('sensor_id').orderBy('size_ms').orderBy('start_ms').limit(1000);
+    if (after) {
+      const { sensor_id, size_ms, start_ms } = after;
+      query = query.where((eb) =>
+        eb.or([
+          eb('sensor_id', '>', sensor_id),
+          eb.and([
+            eb('sensor_id', '=', sensor_id),
+            eb.or([eb('size_ms', '>', size_ms), eb.and([eb('size_ms', '=', size_ms), eb('start_ms', '>', start_ms)])]),
+          ]),
+        ]),
+      );
+    }
+    const rows = await query.execute();
+    if (rows.length === 0) break;
+    await to.db.insertInto('history_buckets').values(rows).execute();
+    copied += rows.length;
+    after = rows[rows.length - 1];
+    progress('history_buckets', copied, total);
+  }
+  if (copied === 0) progress('history_buckets', 0, 0);
 }

@@ -8,22 +8,34 @@ describe.runIf(process.env.TEST_DATABASE_URL)('copying a SQLite store into Postg
   let source: ScratchDatabase;
   let target: ScratchDatabase;
   let token: string;
-  let before: { sensors: unknown; export: string; actuators: unknown };
+  let before: { sensors: unknown; export: string; actuators: unknown; history: unknown };
   beforeAll(async () => {
     source = await scratchDatabase('sqlite');
     target = await scratchDatabase('postgres');
     const service = await startService('sqlite', { database: source });
     await service.post('/prototypes', { prototype_id: 4, prototype_name: 'Serre "Nord", 2' });
-    await service.post('/sensors/', { sensor_type: 'oxygen', prototype_id: 4, sensor_unit: 'mg/L', threshold_critically_low: 1, threshold_low: 2, threshold_high: 3, threshold_critically_high: 4 });
+    await service.post('/sensors/', {
+      sensor_type: 'oxygen',
+      prototype_id: 4,
+      sensor_unit: 'mg/L',
+      threshold_critically_low: 1,
+      threshold_low: 2,
+      threshold_high: 3,
+      threshold_critically_high: 4,
+    });
     await service.patch('/actuators', [{ actuator_id: 1, enabled: false, actuator_name: 'acid' }]);
     await service.post('/Measurement/Random', { nb_measurements: 12_000 });
     await service.request('PUT', '/picture', { raw: PNG, headers: { 'content-type': 'image/png' } });
-    const created = await service.request('POST', '/users/new/', { raw: 'username=ops&password=long%20enough', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const created = await service.request('POST', '/users/new/', {
+      raw: 'username=ops&password=long%20enough',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     token = created.body.access_token;
     before = {
       sensors: (await service.get('/sensors/4')).body,
       export: (await service.get('/measurements/export')).text,
       actuators: (await service.get('/actuators/0')).body,
+      history: (await service.get('/measurements/1/aggregate?bucket=1d')).body,
     };
     await service.close();
   });
@@ -32,7 +44,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)('copying a SQLite store into Postg
     await target?.drop();
   });
 
-  const copy = (...extra: string[]) => run(process.execPath, ['--import', 'tsx', 'src/cli/copy-store.ts', '--from', source.url, '--to', target.url, ...extra]);
+  const copy = (...extra: string[]) =>
+    run(process.execPath, ['--import', 'tsx', 'src/cli/copy-store.ts', '--from', source.url, '--to', target.url, ...extra]);
 
   it('copies everything, with progress, and the service on PostgreSQL answers as before', async () => {
     const result = await copy();
@@ -45,11 +58,21 @@ describe.runIf(process.env.TEST_DATABASE_URL)('copying a SQLite store into Postg
       expect((await service.get('/sensors/4')).body).toEqual(before.sensors);
       expect((await service.get('/actuators/0')).body).toEqual(before.actuators);
       expect((await service.get('/measurements/export')).text).toBe(before.export);
+      // The history buckets come along as they were (they may hold what retention took).
+      expect((await service.get('/measurements/1/aggregate?bucket=1d')).body).toEqual(before.history);
       expect((await service.get('/users/items/', { token })).status).toBe(200);
       const picture = await fetch(`${service.url}/picture`);
       expect(Buffer.from(await picture.arrayBuffer()).equals(PNG)).toBe(true);
       // New ids continue after the copied ones.
-      const sensor = await service.post('/sensors/', { sensor_type: 'ph', prototype_id: 4, sensor_unit: 'pH', threshold_critically_low: 0, threshold_low: 1, threshold_high: 2, threshold_critically_high: 3 });
+      const sensor = await service.post('/sensors/', {
+        sensor_type: 'ph',
+        prototype_id: 4,
+        sensor_unit: 'pH',
+        threshold_critically_low: 0,
+        threshold_low: 1,
+        threshold_high: 2,
+        threshold_critically_high: 3,
+      });
       expect(sensor.status).toBe(200);
       expect(sensor.body.sensor_id).toBe(5);
       const m = await service.post('/measurements', { sensor_id: 5, value: 7 });
