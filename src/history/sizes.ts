@@ -63,10 +63,18 @@ export function parseBucketSize(text: string, parseDuration: (text: string) => n
   return parseDuration(text);
 }
 
-/** A size that cuts [start, end) into at most `most` buckets aligned in UTC (see sizeForBuckets). */
-export function sizeFittingIn(start: number, end: number, most: number): number {
+/**
+ * A size that cuts [start, end) into at most `most` buckets aligned in UTC (see sizeForBuckets),
+ * or undefined when none does: a single bucket cannot hold a window that crosses the epoch, a
+ * boundary of every size.
+ */
+export function sizeFittingIn(start: number, end: number, most: number): number | undefined {
   let size = sizeForBuckets(end - start, most);
-  // Alignment can add a bucket at each edge: step up until the aligned count fits.
-  while (bucketsIn(start, end, size) > most) size += keptSizeDividing(size) ?? Math.max(1, Math.ceil(size / 100));
-  return size;
+  // Alignment can add a bucket at each edge: grow by about 1 % (in whole kept sizes) until the aligned count fits.
+  for (let step = 0; step < 2000; step++) {
+    if (bucketsIn(start, end, size) <= most) return size;
+    const unit = keptSizeDividing(size) ?? 1;
+    size += Math.max(unit, Math.ceil(size / 100 / unit) * unit);
+  }
+  return undefined;
 }

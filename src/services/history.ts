@@ -82,6 +82,13 @@ export function historyService({ store, now }: ServiceDeps) {
       if (!bounds) return [];
       const { start, end } = bounds;
       const size = asked ?? sizeFittingIn(start, end, query.max_points as number);
+      if (size === undefined) {
+        throw new InvalidInput({
+          loc: ['query', 'max_points'],
+          msg: 'No bucket size fits this window in so few buckets',
+          type: 'value_error',
+        });
+      }
       const count = bucketsIn(start, end, size);
       if (count > MAX_BUCKETS) {
         throw new InvalidInput({
@@ -123,6 +130,7 @@ export function historyService({ store, now }: ServiceDeps) {
       if (!bounds) return undefined;
       const { start, end } = bounds;
       const size = sizeFittingIn(start, end, Math.max(1, Math.floor(maxPoints / 2)));
+      if (size === undefined) return undefined;
       const kept = keptSizeDividing(size);
       const innerStart = bucketCeil(start, size);
       const innerEnd = bucketStart(end, size);

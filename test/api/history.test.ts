@@ -107,6 +107,18 @@ describe.each(storeKinds())('GET /measurements/{id}/aggregate (%s)', (kind) => {
     );
   });
 
+  it('answers windows across the epoch, where one aligned bucket cannot hold them', async () => {
+    const since = `start_time=0001-01-01T00:00:00Z&end_time=${iso(at(24))}`;
+    const two = await service.get(`/measurements/1/aggregate?max_points=2&${since}`);
+    expect(two.status).toBe(200);
+    expect(two.body).toHaveLength(1);
+    expect(two.body[0].count).toBe(rows.length);
+    // Three points allow one bucket: the raw path's equal spans answer instead.
+    const points = await service.get(`/measurements/1?max_points=3&${since}`);
+    expect(points.status).toBe(200);
+    expect(points.body.map((r: Row) => r.value).sort()).toEqual([1, 9]);
+  });
+
   it('answers an empty array for a window without data, 404 for an unknown sensor', async () => {
     expect((await service.get(`/measurements/1/aggregate?bucket=1h&end_time=${iso(at(1))}`)).body).toEqual([]);
     expect((await service.get(`/measurements/3/aggregate?bucket=1h`)).body).toEqual([]);

@@ -24,9 +24,9 @@ type Bucketing = (t: number) => number | string;
  */
 function bucketingOf(rows: Row[], start: number, end: number, maxPoints: number): { fromHistory: boolean; of: Bucketing } {
   const size = sizeFittingIn(start, end, Math.floor(maxPoints / 2));
-  const kept = keptSizeDividing(size);
-  const inner = [bucketCeil(start, size), bucketStart(end, size)];
-  if (kept !== undefined && inner[0] < inner[1]) {
+  const kept = size === undefined ? undefined : keptSizeDividing(size);
+  const inner = size === undefined ? [0, 0] : [bucketCeil(start, size), bucketStart(end, size)];
+  if (size !== undefined && kept !== undefined && inner[0] < inner[1]) {
     const held = rows.filter((r) => ms(r) >= inner[0] && ms(r) < inner[1]);
     const keptBuckets = new Set(held.map((r) => bucketStart(ms(r), kept))).size;
     if (held.length > maxPoints && keptBuckets < held.length) {

@@ -2,7 +2,17 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bucketsOf, bucketStream, foldBuckets, type Bucket } from '../../src/history/fold.js';
 import { retentionCutoffs } from '../../src/history/retention.js';
-import { bucketCeil, bucketsIn, bucketStart, DAY, FIVE_MINUTES, HOUR, keptSizeDividing, sizeForBuckets } from '../../src/history/sizes.js';
+import {
+  bucketCeil,
+  bucketsIn,
+  bucketStart,
+  DAY,
+  FIVE_MINUTES,
+  HOUR,
+  keptSizeDividing,
+  sizeFittingIn,
+  sizeForBuckets,
+} from '../../src/history/sizes.js';
 import { merge, summaryOf, type MeasurementLike } from '../../src/history/summary.js';
 
 const YEAR = 365 * DAY;
@@ -53,6 +63,20 @@ describe('bucket arithmetic in UTC', () => {
         if (kept !== undefined) expect(span / kept).toBeGreaterThanOrEqual(Math.min(most, span / kept));
       }),
     );
+  });
+});
+
+describe('the size for a number of buckets', () => {
+  it('fits aligned windows, and says so when no size can (one bucket across the epoch)', () => {
+    const start = Date.UTC(2026, 10, 22, 10, 30);
+    const size = sizeFittingIn(start, start + 24 * HOUR, 2) as number;
+    expect(bucketsIn(start, start + 24 * HOUR, size)).toBeLessThanOrEqual(2);
+    expect(sizeFittingIn(start, start + 24 * HOUR, 1)).toBeGreaterThan(24 * HOUR);
+    expect(sizeFittingIn(Date.UTC(1, 0, 1), Date.UTC(9999, 0, 1), 1)).toBeUndefined();
+    expect(sizeFittingIn(-5, 5, 1)).toBeUndefined();
+    expect(
+      bucketsIn(Date.UTC(1, 0, 1), Date.UTC(9999, 0, 1), sizeFittingIn(Date.UTC(1, 0, 1), Date.UTC(9999, 0, 1), 2) as number),
+    ).toBeLessThanOrEqual(2);
   });
 });
 
