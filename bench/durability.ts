@@ -10,7 +10,11 @@ import { temporaryFolder } from './lib/temporary.js';
 const rounds = Number(process.argv[2] ?? 10);
 const seconds = Number(process.argv[3] ?? 5);
 
-async function round(databaseUrl: string, signal: NodeJS.Signals, sensorId: number): Promise<{ acknowledged: number; lost: number; partial: number }> {
+async function round(
+  databaseUrl: string,
+  signal: NodeJS.Signals,
+  sensorId: number,
+): Promise<{ acknowledged: number; lost: number; partial: number }> {
   const service = await startService({ DATABASE_URL: databaseUrl });
   const sent: { values: number[]; ok: boolean }[] = [];
   let next = sensorId * 1e9;
@@ -62,7 +66,9 @@ try {
   for (let i = 0; i < rounds; i++) {
     const signal = i % 2 ? 'SIGTERM' : 'SIGKILL';
     const result = await round(`sqlite:${join(dir, 'store.db')}`, signal, 1 + (i % 3));
-    console.log(`round ${i + 1}/${rounds} ${signal}: ${result.acknowledged} acknowledged requests, ${result.lost} lost, ${result.partial} half-written`);
+    console.log(
+      `round ${i + 1}/${rounds} ${signal}: ${result.acknowledged} acknowledged requests, ${result.lost} lost, ${result.partial} half-written`,
+    );
     if (result.lost || result.partial) failures++;
   }
 } finally {

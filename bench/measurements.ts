@@ -45,7 +45,12 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 function loadRow(store: string, scenario: string, result: LoadResult, perRequest = 1): void {
   const rate = result.rps * perRequest;
   const clean = result.errors === 0 && result.non2xx === 0 ? '' : ` (${result.errors} errors, ${result.non2xx} non-2xx)`;
-  table.push([store, scenario, `${fmt(rate)}/s${perRequest > 1 ? ' measurements' : ''}${clean}`, `p50 ${result.p50} ms, p99 ${result.p99} ms`]);
+  table.push([
+    store,
+    scenario,
+    `${fmt(rate)}/s${perRequest > 1 ? ' measurements' : ''}${clean}`,
+    `p50 ${result.p50} ms, p99 ${result.p99} ms`,
+  ]);
   log(`${store}: ${scenario}: ${fmt(rate)}/s, p99 ${result.p99} ms`);
 }
 
@@ -63,7 +68,9 @@ function* syntheticRows(now: number): Generator<[number, number, number]> {
   const older = ROWS - recent;
   for (let i = 0; i < ROWS; i++) {
     const timestamp =
-      i < older ? now - YEAR + Math.floor((i / older) * (YEAR - DAY)) : now - DAY + 60_000 + Math.floor(((i - older) / recent) * (DAY - 120_000));
+      i < older
+        ? now - YEAR + Math.floor((i / older) * (YEAR - DAY))
+        : now - DAY + 60_000 + Math.floor(((i - older) / recent) * (DAY - 120_000));
     yield [1 + (i % SENSORS), 20 + Math.sin(i / 1000) * 5, timestamp];
   }
 }
@@ -74,8 +81,13 @@ async function fill(databaseUrl: string, now: number): Promise<void> {
   try {
     for (let i = (await store.sensors.listByPrototype(0)).length; i < SENSORS; i++) {
       await store.sensors.create({
-        sensor_type: 'temperature', prototype_id: 0, sensor_unit: 'Celsius',
-        threshold_critically_low: 0, threshold_low: 10, threshold_high: 30, threshold_critically_high: 40,
+        sensor_type: 'temperature',
+        prototype_id: 0,
+        sensor_unit: 'Celsius',
+        threshold_critically_low: 0,
+        threshold_low: 10,
+        threshold_high: 30,
+        threshold_critically_high: 40,
       });
     }
   } finally {
@@ -147,7 +159,9 @@ function nativeDump(databaseUrl: string): { label: string; ms: number } {
   const pgStore = !databaseUrl.startsWith('sqlite:');
   const started = performance.now();
   const result = pgStore
-    ? spawnSync('psql', [databaseUrl, '-q', '-c', `\\copy (${EXPORT_SQL(true).replace(/\s+/g, ' ')}) to stdout with csv`], { stdio: ['ignore', 'ignore', 'inherit'] })
+    ? spawnSync('psql', [databaseUrl, '-q', '-c', `\\copy (${EXPORT_SQL(true).replace(/\s+/g, ' ')}) to stdout with csv`], {
+        stdio: ['ignore', 'ignore', 'inherit'],
+      })
     : spawnSync('sqlite3', ['-csv', databaseUrl.slice('sqlite:'.length), EXPORT_SQL(false)], { stdio: ['ignore', 'ignore', 'inherit'] });
   if (result.status !== 0) throw new Error(`${pgStore ? 'psql' : 'sqlite3'} failed`);
   return { label: pgStore ? 'psql \\copy csv' : 'sqlite3 -csv', ms: performance.now() - started };
@@ -179,22 +193,38 @@ async function scenarios(store: string, database: { url(name: string): Promise<s
   log(`${store}: filling ${fmt(ROWS)} rows`);
   await fill(bigUrl, now);
   await withService(bigUrl, async (service) => {
-    loadRow(store, `GET /measurements/1?time_delta=P1D, ${fmt(ROWS)}-row store (1,000 rows answered)`,
-      await load({ url: `${service.url}/measurements/1?time_delta=P1D`, connections, durationS: duration }));
+    loadRow(
+      store,
+      `GET /measurements/1?time_delta=P1D, ${fmt(ROWS)}-row store (1,000 rows answered)`,
+      await load({ url: `${service.url}/measurements/1?time_delta=P1D`, connections, durationS: duration }),
+    );
     const downsampled = await download(`${service.url}/measurements/1?max_points=1000`);
-    row(store, 'GET /measurements/1?max_points=1000, a year of 100,000 rows', seconds(downsampled.totalMs), `${fmt(downsampled.bytes)} bytes`);
+    row(
+      store,
+      'GET /measurements/1?max_points=1000, a year of 100,000 rows',
+      seconds(downsampled.totalMs),
+      `${fmt(downsampled.bytes)} bytes`,
+    );
     const whole = await download(`${service.url}/measurements/1`);
-    row(store, 'GET /measurements/1, a year of 100,000 rows (streamed)', seconds(whole.totalMs),
-      `first byte ${Math.round(whole.firstByteMs)} ms, ${fmt(whole.bytes)} bytes`);
+    row(
+      store,
+      'GET /measurements/1, a year of 100,000 rows (streamed)',
+      seconds(whole.totalMs),
+      `first byte ${Math.round(whole.firstByteMs)} ms, ${fmt(whole.bytes)} bytes`,
+    );
   });
   // The export in a process of its own, so its peak RSS is the export's.
   await withService(bigUrl, async (service) => {
     const rssBefore = service.peakRssMb();
     const csv = await download(`${service.url}/measurements/export`);
     const native = nativeDump(bigUrl);
-    row(store, `GET /measurements/export, ${fmt(ROWS)} rows`, seconds(csv.totalMs),
+    row(
+      store,
+      `GET /measurements/export, ${fmt(ROWS)} rows`,
+      seconds(csv.totalMs),
       `first byte ${Math.round(csv.firstByteMs)} ms, ${fmt(csv.bytes / 2 ** 20)} MB, peak RSS ${Math.round(service.peakRssMb())} MB ` +
-      `(${Math.round(rssBefore)} MB before); ${native.label}: ${seconds(native.ms)} (${(csv.totalMs / native.ms).toFixed(2)}×)`);
+        `(${Math.round(rssBefore)} MB before); ${native.label}: ${seconds(native.ms)} (${(csv.totalMs / native.ms).toFixed(2)}×)`,
+    );
   });
 
   await withService(await database.url('random'), async (service) => {
@@ -212,7 +242,10 @@ async function scenarios(store: string, database: { url(name: string): Promise<s
 
 async function main(): Promise<void> {
   log('building the service');
-  execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
 
   if (stores.includes('sqlite')) {
     const folder = temporaryFolder('sensorhub-bench-');

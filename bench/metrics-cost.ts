@@ -22,6 +22,8 @@ for (let round = 1; round <= 3; round++) {
     sink += performance.now() - t;
   }
   const clockOnly = ((performance.now() - started) * 1e6) / calls;
-  console.log(`round ${round}: ${(counted - clockOnly).toFixed(0)} ns per counted request (clock reads alone ${clockOnly.toFixed(0)} ns)${sink < 0 ? '' : ''}`);
+  console.log(
+    `round ${round}: ${(counted - clockOnly).toFixed(0)} ns per counted request (clock reads alone ${clockOnly.toFixed(0)} ns)${sink < 0 ? '' : ''}`,
+  );
 }
 process.exit(0);

@@ -47,7 +47,13 @@ function log(message: string): void {
 
 const fmt = (n: number) => (n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toFixed(2));
 
-function httpRow(scenario: string, { service, floor, ratio: perRequest }: Compared, unit: number, target: number, targetText: string): void {
+function httpRow(
+  scenario: string,
+  { service, floor, ratio: perRequest }: Compared,
+  unit: number,
+  target: number,
+  targetText: string,
+): void {
   const rate = service.rps * unit;
   const ratio = perRequest * unit;
   const clean = service.errors === 0 && service.non2xx === 0;
@@ -68,7 +74,13 @@ const single = '{"sensor_id":1,"value":6.4}';
 const batch = JSON.stringify(Array.from({ length: 100 }, (_, i) => ({ sensor_id: 1 + (i % 3), value: 6 + (i % 10) / 10 })));
 
 /** The device-traffic scenarios on one store, each against the floor in slices taken beside it. */
-async function deviceTraffic(label: string, databaseUrl: string, floorUrl: string, polledTarget: number, ingestTarget: number): Promise<void> {
+async function deviceTraffic(
+  label: string,
+  databaseUrl: string,
+  floorUrl: string,
+  polledTarget: number,
+  ingestTarget: number,
+): Promise<void> {
   const service = await startService({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' });
   const compare = (path: string, method: 'GET' | 'POST' = 'GET', body?: string) =>
     againstFloor({ url: `${service.url}${path}`, floorUrl, method, body, connections, durationS: duration });
@@ -147,7 +159,16 @@ async function main(): Promise<void> {
 
     if (!skip.has('random')) {
       const seconds = await randomScenario(`sqlite:${join(work, 'random.db')}`, 1_000_000);
-      rows.push({ scenario: 'sqlite: POST /Measurement/Random 1,000,000', rate: `${seconds.toFixed(2)} s`, floor: '', ratio: '', p50: '', p99: '', target: '< 10 s', met: seconds < 10 ? 'yes' : 'no' });
+      rows.push({
+        scenario: 'sqlite: POST /Measurement/Random 1,000,000',
+        rate: `${seconds.toFixed(2)} s`,
+        floor: '',
+        ratio: '',
+        p50: '',
+        p99: '',
+        target: '< 10 s',
+        met: seconds < 10 ? 'yes' : 'no',
+      });
     }
 
     if (!skip.has('postgres')) {
@@ -175,7 +196,10 @@ async function main(): Promise<void> {
   }
 
   const header = '| scenario | rate | floor beside it | ratio to floor | p50 | p99 | target | met |\n|---|---|---|---|---|---|---|---|';
-  const table = [header, ...rows.map((r) => `| ${r.scenario} | ${r.rate} | ${r.floor} | ${r.ratio} | ${r.p50} | ${r.p99} | ${r.target} | ${r.met} |`)].join('\n');
+  const table = [
+    header,
+    ...rows.map((r) => `| ${r.scenario} | ${r.rate} | ${r.floor} | ${r.ratio} | ${r.p50} | ${r.p99} | ${r.target} | ${r.met} |`),
+  ].join('\n');
   console.log(table);
   const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node.js ${process.version}`;
   const settings = `${connections} connections, ${duration} s per scenario and ${duration} s of floor beside it in 5 alternating slices each (ratio: the median of the slices' ratios), autocannon`;

@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { registerGuard } from './auth/guard.js';
 import { createAuth } from './auth/index.js';
+import { dashboardRoutes } from './dashboard/index.js';
 import type { ThrottleLimits } from './auth/login-throttle.js';
 import type { Config } from './config.js';
 import { registerDocs } from './http/docs.js';
@@ -22,11 +23,14 @@ import opsRoutes from './routes/ops.js';
 import pictureRoutes from './routes/picture.js';
 import prototypeRoutes from './routes/prototypes.js';
 import sensorRoutes from './routes/sensors.js';
+import timelapseRoutes from './routes/timelapse.js';
 import userRoutes from './routes/users.js';
 import { createServices } from './services/index.js';
 import { retentionJob } from './services/retention.js';
 import type { Store } from './store/index.js';
 import { isMissingReference, isStoreUnavailable } from './store/errors.js';
+import { realTimers } from './timelapse/scheduler.js';
+import { timelapseService } from './timelapse/service.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -162,7 +166,20 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
   await app.register(actuatorRoutes, deps);
   await app.register(userRoutes, deps);
   await app.register(pictureRoutes, deps);
+  app.addHook('onClose', async () => services.pictures.close());
+  const timelapses = timelapseService({
+    dir: config.timelapseDir,
+    ffmpegPath: config.ffmpegPath,
+    capture: () => services.pictures.current(),
+    timers: realTimers(now),
+    log: app.log,
+  });
+  // A timelapse that was running resumes once the app is ready; on close (SIGTERM) its timer stops.
+  app.addHook('onReady', () => timelapses.resume());
+  app.addHook('onClose', () => timelapses.close());
+  await app.register(timelapseRoutes, { ...deps, timelapses });
   await app.register(metricsRoutes, { metrics });
+  await app.register(dashboardRoutes, { config });
 
   // Where tokens are checked or origins told apart, every request takes the full pipeline.
   if ((options.hotReads ?? true) && config.authMode === 'open' && config.corsOrigins === '*') {

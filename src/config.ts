@@ -39,6 +39,12 @@ export interface Config {
   httpIdleTimeoutMs: number;
   /** Open connections at most; beyond it new ones are closed at once. */
   httpMaxConnections: number;
+  /** Where timelapse frames, metadata and videos are kept. */
+  timelapseDir: string;
+  /** The most frames one timelapse may plan (bounds its disk use). */
+  timelapseMaxFrames: number;
+  /** The ffmpeg program that assembles timelapse videos. */
+  ffmpegPath: string;
 }
 
 /** A bad configuration value: the message names the variable, so the operator knows what to fix. */
@@ -51,6 +57,9 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
+
+/** Frame files are numbered with six digits. */
+export const MAX_TIMELAPSE_FRAMES = 1_000_000;
 
 type Env = Record<string, string | undefined>;
 
@@ -172,6 +181,9 @@ export function loadConfig(env: Env = process.env): Config {
     retentionFiveMinuteMs: retention(env, 'RETENTION_5M'),
     ...httpTimeouts(env),
     httpMaxConnections: integer(env, 'HTTP_MAX_CONNECTIONS', 512, 1, 1_000_000),
+    timelapseDir: text(env, 'TIMELAPSE_DIR') ?? './data/timelapses',
+    timelapseMaxFrames: integer(env, 'TIMELAPSE_MAX_FRAMES', 100_000, 1, MAX_TIMELAPSE_FRAMES),
+    ffmpegPath: text(env, 'FFMPEG_PATH') ?? 'ffmpeg',
   };
 }
 

@@ -13,7 +13,10 @@ async function main(): Promise<void> {
   const store = await openStore(config.databaseUrl, { ...storeOptions(config), log });
   const app = await buildApp(config, store);
   for (const { path, mode } of store.exposedFiles()) {
-    app.log.warn({ path, mode }, 'store file or folder is readable by other users; it holds password hashes and the token secret: chmod 0600 files, 0700 folder');
+    app.log.warn(
+      { path, mode },
+      'store file or folder is readable by other users; it holds password hashes and the token secret: chmod 0600 files, 0700 folder',
+    );
   }
 
   let closing = false;

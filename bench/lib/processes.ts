@@ -72,7 +72,9 @@ export async function startService(env: Record<string, string>): Promise<Running
 
 /** The floor server; it prints its port once it listens. */
 export async function startFloor(): Promise<Running> {
-  const child = stopOnExit(spawn(process.execPath, ['--import', 'tsx', 'bench/floor.ts'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] }));
+  const child = stopOnExit(
+    spawn(process.execPath, ['--import', 'tsx', 'bench/floor.ts'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] }),
+  );
   const port = await new Promise<number>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the floor server exited with ${code}`)));
     createInterface({ input: child.stdout! }).once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));

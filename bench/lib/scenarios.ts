@@ -18,8 +18,13 @@ export async function fillMeasurements(file: string, rows: number, sensors: numb
     const existing = (await store.sensors.listByPrototype(0)).length;
     for (let i = existing; i < sensors; i++) {
       await store.sensors.create({
-        sensor_type: 'temperature', prototype_id: 0, sensor_unit: 'Celsius',
-        threshold_critically_low: 0, threshold_low: 10, threshold_high: 30, threshold_critically_high: 40,
+        sensor_type: 'temperature',
+        prototype_id: 0,
+        sensor_unit: 'Celsius',
+        threshold_critically_low: 0,
+        threshold_low: 10,
+        threshold_high: 30,
+        threshold_critically_high: 40,
       });
     }
   } finally {
@@ -63,7 +68,10 @@ export async function windowScenario(databaseUrl: string, connections: number, d
 }
 
 /** Streams the whole export to nowhere and compares with the sqlite3 command-line tool writing the same rows. */
-export async function exportScenario(databaseUrl: string, file: string): Promise<{ seconds: number; cliSeconds: number; peakRssMb: number; bytes: number }> {
+export async function exportScenario(
+  databaseUrl: string,
+  file: string,
+): Promise<{ seconds: number; cliSeconds: number; peakRssMb: number; bytes: number }> {
   const service = await startService({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' });
   try {
     const started = performance.now();

@@ -24,7 +24,10 @@ declare module 'fastify' {
 /** `post_measurements,read` → 3; throws on an unknown name. */
 export function parsePermissions(list: string): number {
   let bits = 0;
-  for (const name of list.split(',').map((n) => n.trim()).filter(Boolean)) {
+  for (const name of list
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean)) {
     if (!Object.hasOwn(PERMISSIONS, name)) {
       throw new Error(`unknown permission "${name}" (known: ${Object.keys(PERMISSIONS).join(', ')})`);
     }

@@ -68,7 +68,7 @@ export async function toolTokenSecret(configured: string | undefined, settings: 
     throw new SecretMismatch(
       configured
         ? 'TOKEN_SECRET differs from the secret the server on this store was started with: its tokens would be rejected; ' +
-            'use the server\'s TOKEN_SECRET (environment or .env in the working directory)'
+            "use the server's TOKEN_SECRET (environment or .env in the working directory)"
         : 'TOKEN_SECRET is not set, but the server on this store was started with one: set the same TOKEN_SECRET ' +
             '(environment or .env in the working directory)',
     );

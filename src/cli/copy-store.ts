@@ -40,7 +40,9 @@ async function main(): Promise<number> {
     const occupied = Object.entries(existing).filter(([, n]) => n > 0);
     if (occupied.length > 0) {
       if (!values.force) {
-        console.error(`copy-store: the target is not empty (${occupied.map(([t, n]) => `${t}: ${n}`).join(', ')}); --force empties it first`);
+        console.error(
+          `copy-store: the target is not empty (${occupied.map(([t, n]) => `${t}: ${n}`).join(', ')}); --force empties it first`,
+        );
         return 1;
       }
       console.error('copy-store: emptying the target');

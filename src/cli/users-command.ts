@@ -77,7 +77,10 @@ export interface UsersContext {
   err(line: string): void;
 }
 
-async function run(argv: string[], { store, tokenTtlMinutes, tokenSecret: configuredSecret, now = Date.now, out, err }: UsersContext): Promise<void> {
+async function run(
+  argv: string[],
+  { store, tokenTtlMinutes, tokenSecret: configuredSecret, now = Date.now, out, err }: UsersContext,
+): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,

@@ -63,7 +63,12 @@ export function conditionHolds(condition: ActivationCondition, value: number, co
  * (a device clock a little ahead, the server clock set back) counts as fresh and as "period not
  * elapsed" respectively: the pump waits rather than doses twice.
  */
-export function activationFor(actuator: ActuatorSettings, latest: LatestReading | undefined, now: number, staleAfterMs: number): Activation {
+export function activationFor(
+  actuator: ActuatorSettings,
+  latest: LatestReading | undefined,
+  now: number,
+  staleAfterMs: number,
+): Activation {
   const decide = (activate: boolean, status: string): Activation => ({
     activate,
     status,

@@ -14,10 +14,7 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
 const NUM = String.raw`(\d+(?:[.,]\d+)?)`;
-const ISO = new RegExp(
-  String.raw`^P(?:${NUM}Y)?(?:${NUM}M)?(?:${NUM}W)?(?:${NUM}D)?(?:T(?:${NUM}H)?(?:${NUM}M)?(?:${NUM}S)?)?$`,
-  'i',
-);
+const ISO = new RegExp(String.raw`^P(?:${NUM}Y)?(?:${NUM}M)?(?:${NUM}W)?(?:${NUM}D)?(?:T(?:${NUM}H)?(?:${NUM}M)?(?:${NUM}S)?)?$`, 'i');
 const PYTHON = /^(?:(\d+(?:\.\d+)?)\s*(?:d|days?)\s*,?\s*)?(?:(\d{1,2}):(\d{2})(?::(\d{2}(?:\.\d+)?))?)?$/i;
 const SECONDS = /^\d+(?:\.\d+)?$/;
 
@@ -30,10 +27,7 @@ function parseIso(text: string): number | undefined {
   if (!m || text.toUpperCase().endsWith('T')) return undefined;
   if (m.slice(1).every((part) => part === undefined)) return undefined;
   const [, y, mo, w, d, h, mi, s] = m;
-  return (
-    num(y) * 365 * DAY + num(mo) * 30 * DAY + num(w) * 7 * DAY + num(d) * DAY +
-    num(h) * HOUR + num(mi) * MINUTE + num(s) * SECOND
-  );
+  return num(y) * 365 * DAY + num(mo) * 30 * DAY + num(w) * 7 * DAY + num(d) * DAY + num(h) * HOUR + num(mi) * MINUTE + num(s) * SECOND;
 }
 
 function parsePython(text: string): number | undefined {

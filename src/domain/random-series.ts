@@ -75,7 +75,11 @@ export function randomSeries(sensor: SensorRange, count: number, options: Random
   const { year, day, hour } = splitShare(count, options);
   const timestamps = new Float64Array(count);
   let i = 0;
-  for (const [n, span] of [[year, YEAR], [day, DAY], [hour, HOUR]] as const) {
+  for (const [n, span] of [
+    [year, YEAR],
+    [day, DAY],
+    [hour, HOUR],
+  ] as const) {
     for (let k = 0; k < n; k++) timestamps[i++] = now - Math.floor(random() * span);
   }
   timestamps.sort();

@@ -5,8 +5,6 @@ export type Thresholds = Pick<SensorBase, 'threshold_critically_low' | 'threshol
 /** The thresholds must not decrease: critically_low ≤ low ≤ high ≤ critically_high. */
 export function thresholdsInOrder(t: Thresholds): boolean {
   return (
-    t.threshold_critically_low <= t.threshold_low &&
-    t.threshold_low <= t.threshold_high &&
-    t.threshold_high <= t.threshold_critically_high
+    t.threshold_critically_low <= t.threshold_low && t.threshold_low <= t.threshold_high && t.threshold_high <= t.threshold_critically_high
   );
 }

@@ -35,14 +35,19 @@ export function resolveWindow(input: WindowInput, now: number): TimeWindow | Win
     }
     const delta = parseDuration(input.time_delta);
     if (delta === undefined) {
-      return { field: 'time_delta', msg: 'Input should be a valid non-negative duration (e.g. P7D, 07d,00:00:00, 3600)', type: 'duration_parsing' };
+      return {
+        field: 'time_delta',
+        msg: 'Input should be a valid non-negative duration (e.g. P7D, 07d,00:00:00, 3600)',
+        type: 'duration_parsing',
+      };
     }
     if (delta > LONGEST_DURATION) {
       return { field: 'time_delta', msg: 'Duration should be at most the span of the years 1 to 9999', type: 'duration_too_long' };
     }
-    const window = input.end_time !== undefined
-      ? { start: input.end_time - delta, end: input.end_time, endInclusive: false }
-      : { start: now - delta, end: now, endInclusive: true };
+    const window =
+      input.end_time !== undefined
+        ? { start: input.end_time - delta, end: input.end_time, endInclusive: false }
+        : { start: now - delta, end: now, endInclusive: true };
     if (!isWithinYears(window.start)) {
       return { field: 'time_delta', msg: 'The window should start within the years 1 to 9999', type: 'value_error' };
     }

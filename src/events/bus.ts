@@ -39,7 +39,9 @@ export interface ChangeBusOptions {
  * MQTT publications, alerts — subscribes here rather than being called by the write path.
  * Delivery is synchronous: a listener that has slow work to do queues it itself.
  */
-export function changeBus({ onListenerError = (error) => console.error('change listener failed:', error) }: ChangeBusOptions = {}): ChangeBus {
+export function changeBus({
+  onListenerError = (error) => console.error('change listener failed:', error),
+}: ChangeBusOptions = {}): ChangeBus {
   const listeners: { [T in Topic]: Set<Listener<T>> } = {
     measurements: new Set(),
     generated: new Set(),

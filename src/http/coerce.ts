@@ -107,7 +107,8 @@ export function compileCoercion(schema: Schema, source: Source = 'json'): Coerce
   const branches = schema.anyOf ?? schema.oneOf;
   if (branches) {
     const byType = (wanted: string | undefined) =>
-      branches.find((b) => typeOf(b) === wanted) ?? branches.find((b) => typeOf(b) !== undefined && typeOf(b) !== 'array' && typeOf(b) !== 'object');
+      branches.find((b) => typeOf(b) === wanted) ??
+      branches.find((b) => typeOf(b) !== undefined && typeOf(b) !== 'array' && typeOf(b) !== 'object');
     const forArray = byType('array');
     const forObject = byType('object');
     const forOther = byType(undefined);

@@ -9,6 +9,7 @@ const TAGS = [
   { name: 'Sensors', description: 'Sensors of a prototype and their thresholds.' },
   { name: 'Prototypes', description: 'Grow prototypes (a tank, a greenhouse).' },
   { name: 'Users, tokens and picture', description: 'OAuth2 password flow, user tokens, and the camera picture.' },
+  { name: 'Timelapse', description: 'Frames from the camera on a schedule, assembled into an MP4 video by ffmpeg.' },
   { name: 'Operations', description: 'Health and documentation.' },
 ];
 

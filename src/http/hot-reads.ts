@@ -51,13 +51,17 @@ export function hotReads(options: HotReadOptions): (req: IncomingMessage, res: S
   // A decision is only good for the moment it is made: no cache or proxy may replay it.
   const stateHeaders = { ...cors, 'cache-control': 'no-store', 'content-type': JSON_TYPE };
 
-  const then = <T, U>(value: MaybePromise<T>, f: (v: T) => MaybePromise<U>): MaybePromise<U> => (isPromise(value) ? value.then(f) : f(value));
+  const then = <T, U>(value: MaybePromise<T>, f: (v: T) => MaybePromise<U>): MaybePromise<U> =>
+    isPromise(value) ? value.then(f) : f(value);
 
   /** The body to answer with, or undefined when the route must answer (no such row). */
   const lastBody = (sensorId: number) => then(polled.lastMeasurement(sensorId), (m) => m && measurementJson(m));
   const stateBody = (actuatorId: number) =>
-    then(polled.actuator(actuatorId), (actuator: StoredActuator | undefined) =>
-      actuator && then(polled.lastMeasurement(actuator.sensor_id), (m) => activationJson(activationFor(actuator, m, now(), staleAfterMs))),
+    then(
+      polled.actuator(actuatorId),
+      (actuator: StoredActuator | undefined) =>
+        actuator &&
+        then(polled.lastMeasurement(actuator.sensor_id), (m) => activationJson(activationFor(actuator, m, now(), staleAfterMs))),
     );
 
   return function hotRead(req, res, next) {
@@ -75,7 +79,11 @@ export function hotReads(options: HotReadOptions): (req: IncomingMessage, res: S
       res.end(body);
       const elapsed = performance.now() - started;
       (last ? observe.last : observe.state)(elapsed / 1000);
-      if (log) log.logger.info({ reqId: log.nextRequestId(), method: req.method, url, status: 200, ms: Math.round(elapsed * 100) / 100 }, 'request');
+      if (log)
+        log.logger.info(
+          { reqId: log.nextRequestId(), method: req.method, url, status: 200, ms: Math.round(elapsed * 100) / 100 },
+          'request',
+        );
     };
     // A store error is the route's to report, in the contract's shape.
     const fallBack = () => {

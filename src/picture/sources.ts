@@ -1,38 +1,51 @@
 import { spawn } from 'node:child_process';
-import { open, readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { detectImageType, type ImageType } from './image-type.js';
+import { stat } from 'node:fs/promises';
+import { CameraUnavailable, MAX_PICTURE_BYTES, reason } from './errors.js';
+import { fileGate } from './file-gate.js';
+import { readRegularFile } from './file-read.js';
+import { NewestInFolder } from './folder.js';
+import { type ImageType, inspectImage } from './image-type.js';
+
+export { CameraUnavailable, MAX_PICTURE_BYTES } from './errors.js';
 
 export interface Picture {
   bytes: Buffer;
   type: ImageType;
 }
 
-/** Any reason the camera gave no picture; the route answers 503 for all of them. */
-export class CameraUnavailable extends Error {}
-
-/** The largest picture taken from a source or an upload. */
-export const MAX_PICTURE_BYTES = 10 * 1024 * 1024;
-
-/** Enough of a file's start to recognise its type. */
-const SIGNATURE_BYTES = 16;
-
+/** A complete JPEG, PNG or WebP image whose header gives its dimensions, else the camera failed. */
 function asPicture(bytes: Buffer, what: string): Picture {
-  const type = detectImageType(bytes);
-  if (!type) throw new CameraUnavailable(`${what} did not give a JPEG, PNG or WebP image`);
-  return { bytes, type };
+  const check = inspectImage(bytes);
+  if (!check.ok) throw new CameraUnavailable(`${what} did not give a usable image: ${check.problem}`);
+  return { bytes, type: check.image.type };
 }
 
-const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
+/** Redirects followed by a snapshot URL: enough for a camera moved behind a proxy, never a loop. */
+export const MAX_REDIRECTS = 3;
 
-/** A snapshot URL (an ESP32-CAM /capture, an IP camera): the whole exchange, body included, within the time limit. */
+/**
+ * A snapshot URL (an ESP32-CAM /capture, an IP camera): the whole exchange, body included, within
+ * the time limit. Redirects are followed by hand, at most MAX_REDIRECTS, and only to the scheme of
+ * the configured URL (no https → http downgrade, no http → https surprise).
+ */
 async function fromUrl(url: string, timeoutMs: number): Promise<Picture> {
   const signal = AbortSignal.timeout(timeoutMs);
+  const scheme = new URL(url).protocol;
   let response: Response;
-  try {
-    response = await fetch(url, { signal, redirect: 'follow', headers: { accept: 'image/jpeg, image/png, image/webp' } });
-  } catch (error) {
-    throw new CameraUnavailable(`${url}: ${signal.aborted ? `no answer within ${timeoutMs} ms` : reason(error)}`);
+  let current = url;
+  for (let redirects = 0; ; redirects++) {
+    try {
+      response = await fetch(current, { signal, redirect: 'manual', headers: { accept: 'image/jpeg, image/png, image/webp' } });
+    } catch (error) {
+      throw new CameraUnavailable(`${url}: ${signal.aborted ? `no answer within ${timeoutMs} ms` : reason(error)}`);
+    }
+    const location = response.headers.get('location');
+    if (response.status < 300 || response.status >= 400 || location === null) break;
+    await response.body?.cancel().catch(() => {});
+    const next = URL.canParse(location, current) ? new URL(location, current) : undefined;
+    if (!next || next.protocol !== scheme) throw new CameraUnavailable(`${url} redirected to ${location}, not ${scheme} like the source`);
+    if (redirects >= MAX_REDIRECTS) throw new CameraUnavailable(`${url} redirected more than ${MAX_REDIRECTS} times`);
+    current = next.href;
   }
   const declared = Number(response.headers.get('content-length') ?? 0);
   if (!response.ok || declared > MAX_PICTURE_BYTES) {
@@ -57,68 +70,29 @@ async function fromUrl(url: string, timeoutMs: number): Promise<Picture> {
   return asPicture(Buffer.concat(chunks), url);
 }
 
-/** The first bytes of a file, or undefined when it cannot be read (gone, a folder, no permission). */
-async function signatureOf(file: string): Promise<Buffer | undefined> {
-  try {
-    const handle = await open(file, 'r');
-    try {
-      const { buffer, bytesRead } = await handle.read(Buffer.alloc(SIGNATURE_BYTES), 0, SIGNATURE_BYTES, 0);
-      return buffer.subarray(0, bytesRead);
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    return undefined;
-  }
-}
-
-async function readImage(file: string): Promise<Picture> {
-  const handle = await open(file, 'r');
-  try {
-    const { size } = await handle.stat();
-    if (size > MAX_PICTURE_BYTES) throw new CameraUnavailable(`${file} is larger than ${MAX_PICTURE_BYTES} bytes`);
-    return asPicture(await handle.readFile(), file);
-  } finally {
-    await handle.close();
-  }
-}
-
 /**
- * The newest image file of a folder (a timelapse folder) by modification time. Other files are
- * skipped by their bytes, not their names; a file that vanishes while the folder is read (a
- * timelapse rotating its files) is skipped too.
+ * A file, or the newest image of a folder. The path is what the operator configured, so a symlink
+ * there is followed; anything but a regular file or a folder (a FIFO, a device) is refused before
+ * it is opened.
  */
-async function newestImage(dir: string): Promise<Picture> {
-  const names = await readdir(dir);
-  const files = await Promise.all(
-    names.map(async (name) => {
-      const file = join(dir, name);
-      const info = await stat(file).catch(() => undefined);
-      return info?.isFile() ? { file, mtime: info.mtimeMs } : undefined;
-    }),
-  );
-  const newestFirst = files.filter((f) => f !== undefined).sort((a, b) => b.mtime - a.mtime || (a.file < b.file ? 1 : -1));
-  for (const { file } of newestFirst) {
-    const signature = await signatureOf(file);
-    if (!signature || !detectImageType(signature)) continue;
-    try {
-      return await readImage(file);
-    } catch {
-      // Gone or changed since: try the next one.
-    }
-  }
-  throw new CameraUnavailable(`no JPEG, PNG or WebP image in ${dir}`);
-}
-
-/** A file, or the newest image file of a folder. */
-async function fromPath(path: string): Promise<Picture> {
-  try {
-    const info = await stat(path);
-    return info.isDirectory() ? await newestImage(path) : await readImage(path);
-  } catch (error) {
-    if (error instanceof CameraUnavailable) throw error;
-    throw new CameraUnavailable(`${path}: ${reason(error)}`);
-  }
+function fromPath(path: string): { capture: () => Promise<Picture>; close: () => void } {
+  let folder: NewestInFolder | undefined;
+  return {
+    capture: async () => {
+      try {
+        const info = await stat(path);
+        if (info.isDirectory()) {
+          folder ??= new NewestInFolder(path);
+          return await folder.capture();
+        }
+        return asPicture(await readRegularFile(path, info, { followLinks: true }), path);
+      } catch (error) {
+        if (error instanceof CameraUnavailable) throw error;
+        throw new CameraUnavailable(`${path}: ${reason(error)}`);
+      }
+    },
+    close: () => folder?.close(),
+  };
 }
 
 /**
@@ -176,26 +150,48 @@ function fromCommand(command: string, timeoutMs: number): Promise<Picture> {
   });
 }
 
-/** A file on a stuck network mount must not hold a request either. */
-function withinTime<T>(work: Promise<T>, timeoutMs: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new CameraUnavailable(`${what}: not read within ${timeoutMs} ms`)), timeoutMs);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-}
+/**
+ * The state of a source for /healthz: `ok` or `failing` by its last capture, `unknown` before the
+ * first, `stuck` while a file capture has run past its limit without returning (file captures
+ * wait until it does).
+ */
+export type SourceState = 'ok' | 'failing' | 'stuck' | 'unknown';
+
+/** A capture function (its interface as before) that also tells its state and can be closed. */
+export type PictureSource = (() => Promise<Picture>) & {
+  state(): SourceState;
+  /** Releases what the source holds between captures (a folder watch). */
+  close(): void;
+};
 
 /** The capture function for a PICTURE_SOURCE value (already checked by the configuration). */
-export function pictureSource(source: string, timeoutMs: number): () => Promise<Picture> {
-  if (/^https?:\/\//.test(source)) return () => fromUrl(source, timeoutMs);
-  if (source.startsWith('file:')) {
+export function pictureSource(source: string, timeoutMs: number): PictureSource {
+  let capture: () => Promise<Picture>;
+  let close = () => {};
+  let isStuck = () => false;
+  if (/^https?:\/\//.test(source)) capture = () => fromUrl(source, timeoutMs);
+  else if (source.startsWith('file:')) {
     // file:/abs, file:///abs and file:relative all name a path.
     const path = source.replace(/^file:(\/\/)?/, '');
-    return () => withinTime(fromPath(path), timeoutMs, path);
-  }
-  if (source.startsWith('exec:')) {
+    const file = fromPath(path);
+    capture = () => fileGate.run(file.capture, timeoutMs, path);
+    close = file.close;
+    isStuck = () => fileGate.stuck();
+  } else if (source.startsWith('exec:')) {
     const command = source.slice('exec:'.length).trim();
-    return () => fromCommand(command, timeoutMs);
-  }
-  throw new Error(`unknown picture source ${source}`);
+    capture = () => fromCommand(command, timeoutMs);
+  } else throw new Error(`unknown picture source ${source}`);
+
+  let last: 'ok' | 'failing' | undefined;
+  const tracked = async () => {
+    try {
+      const picture = await capture();
+      last = 'ok';
+      return picture;
+    } catch (error) {
+      last = 'failing';
+      throw error;
+    }
+  };
+  return Object.assign(tracked, { state: (): SourceState => (isStuck() ? 'stuck' : (last ?? 'unknown')), close });
 }

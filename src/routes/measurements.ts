@@ -29,7 +29,11 @@ const toMeasurement = (m: StoredMeasurement): Measurement => ({
 const measurementRoutes: RouteGroup = async (app, { services: { measurements, history } }) => {
   app.post('/measurements', {
     config: { access: 'post_measurements' },
-    schema: { ...docs.post, body: MeasurementBody, response: { 200: Type.Union([Measurement, Type.Array(Measurement)]), ...errorResponses(404, 422) } },
+    schema: {
+      ...docs.post,
+      body: MeasurementBody,
+      response: { 200: Type.Union([Measurement, Type.Array(Measurement)]), ...errorResponses(404, 422) },
+    },
     handler: async (request, reply) => {
       const batch = Array.isArray(request.body);
       const stored = await measurements.record(batch ? (request.body as MeasurementBase[]) : [request.body as MeasurementBase], batch);
@@ -54,7 +58,12 @@ const measurementRoutes: RouteGroup = async (app, { services: { measurements, hi
 
   app.get('/measurements/:sensor_id', {
     config: { access: 'read' },
-    schema: { ...docs.window, params: SensorIdParams, querystring: WindowQuery, response: { 200: Type.Array(Measurement), ...errorResponses(404, 422) } },
+    schema: {
+      ...docs.window,
+      params: SensorIdParams,
+      querystring: WindowQuery,
+      response: { 200: Type.Array(Measurement), ...errorResponses(404, 422) },
+    },
     handler: async (request, reply) => {
       const answer = await measurements.window(request.params.sensor_id, request.query);
       if ('rows' in answer) return answer.rows.map(toMeasurement);
@@ -65,7 +74,12 @@ const measurementRoutes: RouteGroup = async (app, { services: { measurements, hi
 
   app.get('/measurements/:sensor_id/aggregate', {
     config: { access: 'read' },
-    schema: { ...docs.aggregate, params: SensorIdParams, querystring: AggregateQuery, response: { 200: Type.Array(AggregateBucket), ...errorResponses(404, 422) } },
+    schema: {
+      ...docs.aggregate,
+      params: SensorIdParams,
+      querystring: AggregateQuery,
+      response: { 200: Type.Array(AggregateBucket), ...errorResponses(404, 422) },
+    },
     handler: async (request) =>
       (await history.aggregate(request.params.sensor_id, request.query)).map((b) => ({ ...b, start: isoOf(b.start), end: isoOf(b.end) })),
   });

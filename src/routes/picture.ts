@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { HttpError } from '../http/errors.js';
 import { IMAGE_TYPES } from '../picture/image-type.js';
-import { CameraUnavailable, MAX_PICTURE_BYTES } from '../picture/sources.js';
+import { CameraUnavailable, MAX_PICTURE_BYTES, MAX_REDIRECTS } from '../picture/sources.js';
 import { ErrorBody, ValidationErrorBody } from '../schemas/common.js';
 import { pictureDocs as docs } from '../schemas/route-docs.js';
 import { FAILURE_KEPT_MS } from '../services/pictures.js';
@@ -20,7 +20,7 @@ const pictureRoutes: RouteGroup = async (app, { services: { pictures } }) => {
   app.get('/picture', {
     config: { access: 'read' },
     schema: {
-      ...docs.get(FAILURE_KEPT_MS),
+      ...docs.get(FAILURE_KEPT_MS, MAX_REDIRECTS),
       response: {
         200: { description: 'The image bytes.', content: imageContent('The image bytes') },
         503: { description: 'Camera not available.', content: json(Type.Ref(ErrorBody)) },
@@ -51,7 +51,7 @@ const pictureRoutes: RouteGroup = async (app, { services: { pictures } }) => {
         204: { description: 'Stored.', type: 'null' },
         413: { description: 'Body over 10 MiB.', content: json(Type.Ref(ErrorBody)) },
         415: { description: 'Not an image content type.', content: json(Type.Ref(ErrorBody)) },
-        422: { description: 'The bytes are not a JPEG, PNG or WebP image.', content: json(Type.Ref(ValidationErrorBody)) },
+        422: { description: 'The bytes are not a complete JPEG, PNG or WebP image.', content: json(Type.Ref(ValidationErrorBody)) },
       },
     },
     handler: async (request, reply) => {

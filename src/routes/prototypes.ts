@@ -25,7 +25,12 @@ const prototypeRoutes: RouteGroup = async (app, { services: { prototypes } }) =>
 
   app.delete('/prototypes/:prototype_id', {
     config: { access: 'modify' },
-    schema: { ...docs.remove, params: PrototypeIdParams, querystring: CascadeQuery, response: { 204: Deleted, ...errorResponses(404, 409, 422) } },
+    schema: {
+      ...docs.remove,
+      params: PrototypeIdParams,
+      querystring: CascadeQuery,
+      response: { 204: Deleted, ...errorResponses(404, 409, 422) },
+    },
     handler: async (request, reply) => {
       await prototypes.remove(request.params.prototype_id, request.query.cascade);
       return reply.code(204).send();

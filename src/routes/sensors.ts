@@ -27,7 +27,12 @@ const sensorRoutes: RouteGroup = async (app, { services: { sensors } }) => {
 
   app.delete('/sensors/:sensor_id', {
     config: { access: 'modify' },
-    schema: { ...docs.remove, params: SensorIdParams, querystring: CascadeQuery, response: { 204: Deleted, ...errorResponses(404, 409, 422) } },
+    schema: {
+      ...docs.remove,
+      params: SensorIdParams,
+      querystring: CascadeQuery,
+      response: { 204: Deleted, ...errorResponses(404, 409, 422) },
+    },
     handler: async (request, reply) => {
       await sensors.remove(request.params.sensor_id, request.query.cascade);
       return reply.code(204).send();

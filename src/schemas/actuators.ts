@@ -10,7 +10,10 @@ const actuatorFields = {
   actuator_type: StringEnum(ACTUATOR_TYPES),
   sensor_id: Id('The sensor whose newest value decides; it must exist.'),
   condition_value: Type.Number(),
-  activation_condition: StringEnum(ACTIVATION_CONDITIONS, 'high: v > condition_value; low: v < condition_value; low_or_high: v ≠ condition_value; always.'),
+  activation_condition: StringEnum(
+    ACTIVATION_CONDITIONS,
+    'high: v > condition_value; low: v < condition_value; low_or_high: v ≠ condition_value; always.',
+  ),
   activation_period: Type.Number({ minimum: 0, description: 'Seconds to wait after an activation before the next.' }),
   activation_duration: Type.Number({ minimum: 0, description: 'Seconds the pump runs when activated.' }),
   actuator_name: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),

@@ -55,7 +55,8 @@ export function errorResponses(...statuses: number[]): Record<number, TSchema> {
 export const CascadeQuery = Type.Object({
   cascade: Type.Boolean({
     default: false,
-    description: 'Also delete everything below (sensors, actuators, measurements), in the same transaction. Without it, 409 while anything is below.',
+    description:
+      'Also delete everything below (sensors, actuators, measurements), in the same transaction. Without it, 409 while anything is below.',
   }),
 });
 

@@ -73,7 +73,12 @@ const ratio = (def: number, description: string) => Type.Number({ minimum: 0, ma
 
 export const RandomMeasurements = Type.Object(
   {
-    nb_measurements: Type.Integer({ minimum: 1, maximum: 2_000_000, default: 500, description: 'Rounded up to a multiple of the number of sensors.' }),
+    nb_measurements: Type.Integer({
+      minimum: 1,
+      maximum: 2_000_000,
+      default: 500,
+      description: 'Rounded up to a multiple of the number of sensors.',
+    }),
     yearly_measurements_ratio: ratio(0.8, 'Share placed at random times within the last year.'),
     dayly_measurements_ratio: ratio(0.1, 'Share placed within the last day.'),
     hourly_measurements_ratio: ratio(0.1, 'Share placed within the last hour.'),

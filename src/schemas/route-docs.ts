@@ -21,6 +21,7 @@ const ACTUATORS = 'Actuators';
 const SENSORS = 'Sensors';
 const PROTOTYPES = 'Prototypes';
 const USERS_AND_PICTURE = 'Users, tokens and picture';
+const TIMELAPSE = 'Timelapse';
 
 export const measurementDocs = {
   post: doc(
@@ -61,7 +62,7 @@ export const measurementDocs = {
       'or `max_points` (the service picks the size). Buckets are aligned in UTC on multiples of their size since the epoch ' +
       '(hours on the hour, days at UTC midnight) and answered whole: a bucket that overlaps the window is answered with every ' +
       'measurement it holds, and its start and end say which. A window without start (or end) begins (or ends) with the ' +
-      'sensor\'s history. Multiples of 5 minutes, 1 hour or 1 day are folded from the kept buckets (which outlive retired raw ' +
+      "sensor's history. Multiples of 5 minutes, 1 hour or 1 day are folded from the kept buckets (which outlive retired raw " +
       'rows); other sizes are computed from the raw rows that remain. More than 100,000 buckets: 422.',
   ),
   last: doc(
@@ -88,7 +89,12 @@ export const measurementDocs = {
 };
 
 export const actuatorDocs = {
-  post: doc(ACTUATORS, 'Post Actuator', 'postActuator', 'Registers a pump on an existing sensor. last_activated starts at the creation time.'),
+  post: doc(
+    ACTUATORS,
+    'Post Actuator',
+    'postActuator',
+    'Registers a pump on an existing sensor. last_activated starts at the creation time.',
+  ),
   patch: doc(
     ACTUATORS,
     'Update Actuators',
@@ -159,7 +165,16 @@ export const prototypeDocs = {
 };
 
 export const opsDocs = {
-  health: doc('Operations', 'Health', 'health', '200 when the store answers `select 1` within a second, 503 (within that second) when it does not.'),
+  health: doc(
+    'Operations',
+    'Health',
+    'health',
+    '200 when the store answers `select 1` within a second, 503 (within that second) when it does not. `picture` tells the state of PICTURE_SOURCE: `ok` or ' +
+      '`failing` by its last capture, `unknown` before the first, `stuck` while a file capture has run past ' +
+      'PICTURE_TIMEOUT_MS without returning (a hung mount; file captures wait until it returns), `none` without a ' +
+      'source (uploads are served). A failing camera does not make the service unhealthy: the status code ' +
+      'follows the store only, so a load balancer keeps sending traffic to an instance whose camera is down.',
+  ),
 };
 
 export const userDocs = {
@@ -195,21 +210,26 @@ export const userDocs = {
 };
 
 export const pictureDocs = {
-  get: (failureKeptMs: number) =>
+  get: (failureKeptMs: number, maxRedirects: number) =>
     doc(
       USERS_AND_PICTURE,
       'Picture',
       'picture',
       'The current camera image, its Content-Type (image/jpeg, image/png or image/webp) taken from its bytes, sent ' +
         'with Cache-Control: no-store. PICTURE_SOURCE says where it comes from: a snapshot URL (http/https, fetched ' +
-        'within PICTURE_TIMEOUT_MS), `file:` a file or the newest image file of a folder by modification time (other ' +
-        'files skipped), `exec:` a command run by /bin/sh whose standard output is the image (killed with everything it ' +
-        'started when it runs over PICTURE_TIMEOUT_MS, a non-zero exit is a failure), or, unset, the last picture ' +
-        'uploaded with PUT /picture. A picture is shared by every request for PICTURE_CACHE_MS, and concurrent requests ' +
-        'wait for one capture instead of starting their own. A failed capture is answered from memory for at most ' +
-        `${failureKeptMs} ms (never longer than PICTURE_CACHE_MS), then the camera is asked again. 503 when there is ` +
-        'no picture: nothing uploaded, or a source that fails, times out, sends more than 10 MiB or something that is ' +
-        'not a JPEG, PNG or WebP image.',
+        `within PICTURE_TIMEOUT_MS, at most ${maxRedirects} redirects followed and only to the same scheme), \`file:\` a ` +
+        'regular file or the newest image file of a folder by modification time (other files, FIFOs, devices and ' +
+        'symlinks that leave the folder skipped; the listing is kept between captures and only what changed is looked ' +
+        'at again; file captures run one at a time, so a file on a hung mount holds one thread and later captures ' +
+        'answer 503 at their limit), `exec:` a command run by /bin/sh whose standard output is the image (killed with ' +
+        'everything it started when it runs over PICTURE_TIMEOUT_MS, a non-zero exit is a failure), or, unset, the ' +
+        'last picture uploaded with PUT /picture. A picture must be complete, with a header giving its dimensions ' +
+        '(JPEG SOF and EOI, PNG IHDR and IEND, WebP VP8/VP8L/VP8X within the announced RIFF length). A picture is ' +
+        'shared by every request for PICTURE_CACHE_MS, and concurrent requests wait for one capture instead of ' +
+        `starting their own. A failed capture is answered from memory for at most ${failureKeptMs} ms (never ` +
+        'longer than PICTURE_CACHE_MS), then the camera is asked again. 503 when there is no picture: nothing ' +
+        'uploaded, or a source that fails, times out, sends more than 10 MiB or something that is not a complete ' +
+        'JPEG, PNG or WebP image. GET /healthz tells the state of the source.',
     ),
   upload: doc(
     USERS_AND_PICTURE,
@@ -219,8 +239,68 @@ export const pictureDocs = {
       'picture, replacing the previous one; it is kept in the store, so it survives restarts, and GET /picture ' +
       'serves it at once (other processes on the same store within PICTURE_CACHE_MS). The type is taken from the bytes: a body labelled with one accepted type that holds ' +
       'another accepted type is stored and served as what it is, while a body that is not a JPEG, PNG or WebP image ' +
-      'is refused with 422 whatever the header says. 415 for any other Content-Type, 413 over 10 MiB; a refused ' +
+      "is refused with 422 (type image_type) whatever the header says, and one that has an image's magic bytes but " +
+      'is not complete, or has no header giving its dimensions (JPEG SOF and EOI, PNG IHDR and IEND, WebP ' +
+      'VP8/VP8L/VP8X within the announced RIFF length), with 422 (type image_incomplete). 415 for any other ' +
+      'Content-Type, 413 over 10 MiB; a refused ' +
       'upload changes nothing. When PICTURE_SOURCE is set the upload is still stored (it is served once the source ' +
       'is unset) but GET /picture serves the configured source.',
   ),
+};
+
+export const timelapseDocs = {
+  start: (maxFrames: number) =>
+    doc(
+      TIMELAPSE,
+      'Start Timelapse',
+      'startTimelapse',
+      "Starts a timelapse: frame n is taken from the camera (GET /picture's source, sharing its captures and " +
+        'PICTURE_CACHE_MS) at start + n × frequency, for every n with n × frequency < duration; a late capture does ' +
+        'not move the frames after it. A failed capture is skipped and counted in failed_frames; it never ends the ' +
+        'timelapse. Every frame has the image type of the first (a frame of another type counts as failed). When ' +
+        'the end date comes, ffmpeg assembles the video. 422 for a value that is not a positive whole number, a ' +
+        `duration shorter than the frequency, or more frames than TIMELAPSE_MAX_FRAMES (${maxFrames} ` +
+        'here); 409 when a timelapse is already running. A running timelapse resumes after a restart of the ' +
+        'service until its end date.',
+    ),
+  stop: doc(
+    TIMELAPSE,
+    'Stop Timelapse',
+    'stopTimelapse',
+    'Stops the running timelapse and answers at once; ffmpeg then assembles the video of the frames taken so ' +
+      'far (`ready` turns true when it is done). A capture under way is not waited for. With no timelapse ' +
+      'running it changes nothing and answers the status (a second click is not an error).',
+  ),
+  latestFrame: doc(
+    TIMELAPSE,
+    'Latest Timelapse Frame',
+    'latestTimelapseFrame',
+    'The newest frame of the running timelapse (image/jpeg, image/png or image/webp, as the camera gave it), ' +
+      'sent with Cache-Control: no-store. 404 when no timelapse is running or it has no frame yet.',
+  ),
+  list: doc(TIMELAPSE, 'Timelapses', 'timelapses', 'Every timelapse kept under TIMELAPSE_DIR, newest first (by start_date).'),
+  download: doc(
+    TIMELAPSE,
+    'Download Timelapse',
+    'downloadTimelapse',
+    "The video: H.264 MP4 (yuv420p) at the timelapse's framerate, one frame per frame taken, streamed from disk " +
+      'with Content-Length, `Content-Disposition: attachment; filename=timelapse_<id>.mp4`, and range requests ' +
+      '(206 with Content-Range; 416 for a range past the end) and conditional requests (ETag, Last-Modified). 404 for an unknown id; 409 while the video is not ' +
+      'ready, with a `detail` that says why: still running, being assembled, no frame taken, or ffmpeg missing or ' +
+      'failed.',
+  ),
+  remove: doc(
+    TIMELAPSE,
+    'Delete Timelapse',
+    'deleteTimelapse',
+    'Deletes a timelapse with its frames and video; a running one is stopped first (no video is made). 404 for an unknown id.',
+  ),
+  status: (summary: string, operationId: string) =>
+    doc(
+      TIMELAPSE,
+      summary,
+      operationId,
+      'Whether a timelapse is running, and the metadata and configuration of the running one, else of the last ' +
+        'one started (null when there is none).',
+    ),
 };

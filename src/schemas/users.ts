@@ -16,7 +16,12 @@ export const MIN_PASSWORD_LENGTH = 8;
 
 export const LoginForm = Type.Object(
   {
-    username: Type.String({ minLength: 1, maxLength: USERNAME.maxLength, pattern: PRINTABLE, description: '1 to 64 characters, as for /users/new/.' }),
+    username: Type.String({
+      minLength: 1,
+      maxLength: USERNAME.maxLength,
+      pattern: PRINTABLE,
+      description: '1 to 64 characters, as for /users/new/.',
+    }),
     password: Type.String({ minLength: 1 }),
     ...oauthExtras,
   },
@@ -25,7 +30,12 @@ export const LoginForm = Type.Object(
 
 export const NewUserForm = Type.Object(
   {
-    username: Type.String({ minLength: 1, maxLength: USERNAME.maxLength, pattern: PRINTABLE, description: '1 to 64 characters, no control characters.' }),
+    username: Type.String({
+      minLength: 1,
+      maxLength: USERNAME.maxLength,
+      pattern: PRINTABLE,
+      description: '1 to 64 characters, no control characters.',
+    }),
     password: Type.String({ minLength: MIN_PASSWORD_LENGTH, description: `At least ${MIN_PASSWORD_LENGTH} characters.` }),
     ...oauthExtras,
   },
@@ -35,9 +45,6 @@ export const NewUserForm = Type.Object(
 /** The content types the two OAuth2 form routes take (listed in the OpenAPI document). */
 export const FORM_CONTENT_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data', 'application/json'];
 
-export const Token = Type.Object(
-  { access_token: Type.String(), token_type: Type.Literal('bearer') },
-  { title: 'Token' },
-);
+export const Token = Type.Object({ access_token: Type.String(), token_type: Type.Literal('bearer') }, { title: 'Token' });
 
 export const TokenEcho = Type.Object({ token: Type.String() });

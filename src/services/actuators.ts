@@ -35,7 +35,11 @@ export function actuatorService({ store, bus, now }: ServiceDeps, staleAfterMs: 
           fields: PATCHABLE,
           rows: tx.actuators,
           notFound: actuatorNotFound,
-          parent: { field: 'sensor_id', exists: async (id) => (await tx.sensors.get(id)) !== undefined, notFound: (id) => `Sensor ${id} not found` },
+          parent: {
+            field: 'sensor_id',
+            exists: async (id) => (await tx.sensors.get(id)) !== undefined,
+            notFound: (id) => `Sensor ${id} not found`,
+          },
         }),
       );
       for (const actuator of updated) bus.publish('actuator', { action: 'updated', actuator });

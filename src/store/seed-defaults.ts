@@ -29,9 +29,19 @@ export async function seedDefaults(db: Kysely<Database>, dialect: Dialect, now =
       threshold_high: t[2],
       threshold_critically_high: t[3],
     });
-    const ec = await trx.insertInto('sensors').values(sensor('ec', 'mS/cm', [0, 1, 2, 3])).returning('sensor_id').executeTakeFirstOrThrow();
-    await trx.insertInto('sensors').values(sensor('ph', 'pH', [0, 4, 7, 10])).execute();
-    await trx.insertInto('sensors').values(sensor('temperature', 'Celsius', [0, 10, 30, 40])).execute();
+    const ec = await trx
+      .insertInto('sensors')
+      .values(sensor('ec', 'mS/cm', [0, 1, 2, 3]))
+      .returning('sensor_id')
+      .executeTakeFirstOrThrow();
+    await trx
+      .insertInto('sensors')
+      .values(sensor('ph', 'pH', [0, 4, 7, 10]))
+      .execute();
+    await trx
+      .insertInto('sensors')
+      .values(sensor('temperature', 'Celsius', [0, 10, 30, 40]))
+      .execute();
     await trx
       .insertInto('actuators')
       .values({

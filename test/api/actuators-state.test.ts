@@ -31,19 +31,33 @@ describe.each(storeKinds())('actuator state and last_activated (%s)', (kind) => 
   async function pumpOnNewSensor(fields: Record<string, unknown> = {}): Promise<{ sensor: number; actuator: Actuator }> {
     const sensor = (
       await service.post('/sensors/', {
-        sensor_type: 'ph', prototype_id: 5, sensor_unit: 'pH',
-        threshold_critically_low: 0, threshold_low: 5, threshold_high: 7, threshold_critically_high: 14,
+        sensor_type: 'ph',
+        prototype_id: 5,
+        sensor_unit: 'pH',
+        threshold_critically_low: 0,
+        threshold_low: 5,
+        threshold_high: 7,
+        threshold_critically_high: 14,
       })
     ).body.sensor_id as number;
     const res = await service.post('/actuators', {
-      actuator_type: 'base_pump', sensor_id: sensor, condition_value: 5.5, activation_condition: 'low',
-      activation_period: 60, activation_duration: 3, ...fields,
+      actuator_type: 'base_pump',
+      sensor_id: sensor,
+      condition_value: 5.5,
+      activation_condition: 'low',
+      activation_period: 60,
+      activation_duration: 3,
+      ...fields,
     });
     expect(res.status).toBe(200);
     return { sensor, actuator: res.body };
   }
   const measure = async (sensor: number, value: number, timestamp?: number) => {
-    const res = await service.post('/measurements', { sensor_id: sensor, value, ...(timestamp !== undefined && { timestamp: iso(timestamp) }) });
+    const res = await service.post('/measurements', {
+      sensor_id: sensor,
+      value,
+      ...(timestamp !== undefined && { timestamp: iso(timestamp) }),
+    });
     expect(res.status).toBe(200);
   };
   const state = async (id: number) => {
@@ -96,10 +110,15 @@ describe.each(storeKinds())('actuator state and last_activated (%s)', (kind) => 
     });
 
     it.each([
-      ['high', 5.5, false], ['high', 5.500001, true],
-      ['low', 5.5, false], ['low', 5.499999, true],
-      ['low_or_high', 5.5, false], ['low_or_high', 5.4, true], ['low_or_high', 5.6, true],
-      ['always', 5.5, true], ['always', -1, true],
+      ['high', 5.5, false],
+      ['high', 5.500001, true],
+      ['low', 5.5, false],
+      ['low', 5.499999, true],
+      ['low_or_high', 5.5, false],
+      ['low_or_high', 5.4, true],
+      ['low_or_high', 5.6, true],
+      ['always', 5.5, true],
+      ['always', -1, true],
     ])('%s with the newest value %d against 5.5 → activate %s', async (activation_condition, value, activate) => {
       const { sensor, actuator } = await pumpOnNewSensor({ activation_condition, activation_period: 0 });
       await measure(sensor, value);
@@ -149,7 +168,10 @@ describe.each(storeKinds())('actuator state and last_activated (%s)', (kind) => 
       ['a form body with fields', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, raw: 'last_activated=2000-01-01' }],
       ['an empty JSON body', { headers: { 'content-type': 'application/json' }, raw: '' }],
       ['an empty JSON object', { headers: { 'content-type': 'application/json' }, raw: '{}' }],
-      ['a JSON body with a last_activated', { headers: { 'content-type': 'application/json' }, raw: '{"last_activated":"2000-01-01T00:00:00Z"}' }],
+      [
+        'a JSON body with a last_activated',
+        { headers: { 'content-type': 'application/json' }, raw: '{"last_activated":"2000-01-01T00:00:00Z"}' },
+      ],
       ['malformed JSON', { headers: { 'content-type': 'application/json' }, raw: '{' }],
       ['an empty text body', { headers: { 'content-type': 'text/plain' }, raw: '' }],
       ['bytes', { headers: { 'content-type': 'application/octet-stream' }, raw: new Uint8Array([1, 2, 3]) }],
@@ -184,7 +206,10 @@ describe.each(storeKinds())('actuator state and last_activated (%s)', (kind) => 
     it('answers 413 to a body over the limit and writes nothing', async () => {
       const { actuator } = await pumpOnNewSensor();
       service.clock.now = NOW + 1;
-      const res = await markActivated(actuator.actuator_id, { headers: { 'content-type': 'application/json' }, raw: `"${'x'.repeat(4096)}"` });
+      const res = await markActivated(actuator.actuator_id, {
+        headers: { 'content-type': 'application/json' },
+        raw: `"${'x'.repeat(4096)}"`,
+      });
       expect(res.status).toBe(413);
       expect(await actuatorsOf5()).toContainEqual(actuator);
     });
@@ -214,7 +239,9 @@ describe.each(storeKinds())('actuator state and last_activated (%s)', (kind) => 
       }
       expect((await service.get('/prototypes/9')).status).toBe(404);
       // And the JSON routes still refuse malformed JSON.
-      expect((await service.request('PATCH', '/actuators', { headers: { 'content-type': 'application/json' }, raw: '[' })).status).toBe(400);
+      expect((await service.request('PATCH', '/actuators', { headers: { 'content-type': 'application/json' }, raw: '[' })).status).toBe(
+        400,
+      );
     });
   });
 });

@@ -25,8 +25,13 @@ describe.each(storeKinds())('actuators (%s)', (kind) => {
     await service.post('/prototypes', { prototype_id: 6, prototype_name: 'second tank' });
     otherSensor = (
       await service.post('/sensors/', {
-        sensor_type: 'ph', prototype_id: 6, sensor_unit: 'pH',
-        threshold_critically_low: 0, threshold_low: 5, threshold_high: 7, threshold_critically_high: 14,
+        sensor_type: 'ph',
+        prototype_id: 6,
+        sensor_unit: 'pH',
+        threshold_critically_low: 0,
+        threshold_low: 5,
+        threshold_high: 7,
+        threshold_critically_high: 14,
       })
     ).body.sensor_id;
   });
@@ -48,8 +53,15 @@ describe.each(storeKinds())('actuators (%s)', (kind) => {
       const res = await service.get('/actuators/0');
       expect(res.status).toBe(200);
       expect(res.body[0]).toEqual({
-        actuator_id: 1, actuator_type: 'acid_pump', sensor_id: 1, condition_value: 0, activation_condition: 'low',
-        activation_period: 5, activation_duration: 2, actuator_name: null, enabled: true,
+        actuator_id: 1,
+        actuator_type: 'acid_pump',
+        sensor_id: 1,
+        condition_value: 0,
+        activation_condition: 'low',
+        activation_period: 5,
+        activation_duration: 2,
+        actuator_name: null,
+        enabled: true,
         last_activated: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       });
     });
@@ -96,14 +108,26 @@ describe.each(storeKinds())('actuators (%s)', (kind) => {
       const res = await service.post('/actuators', { ...pump, sensor_id: '2', unknown_field: 'ignored' });
       service.clock.now = NOW;
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ ...pump, actuator_id: expect.any(Number), actuator_name: null, enabled: true, last_activated: iso(NOW + 1234) });
+      expect(res.body).toEqual({
+        ...pump,
+        actuator_id: expect.any(Number),
+        actuator_name: null,
+        enabled: true,
+        last_activated: iso(NOW + 1234),
+      });
       expect((await service.get('/actuators/0')).body).toContainEqual(res.body);
     });
 
     it('keeps a name, enabled false, null name, zero and fractional period and duration', async () => {
-      expect(await create({ actuator_name: 'Base doser 🌱', enabled: false })).toMatchObject({ actuator_name: 'Base doser 🌱', enabled: false });
+      expect(await create({ actuator_name: 'Base doser 🌱', enabled: false })).toMatchObject({
+        actuator_name: 'Base doser 🌱',
+        enabled: false,
+      });
       expect(await create({ actuator_name: null })).toMatchObject({ actuator_name: null, enabled: true });
-      expect(await create({ activation_period: 0, activation_duration: 0 })).toMatchObject({ activation_period: 0, activation_duration: 0 });
+      expect(await create({ activation_period: 0, activation_duration: 0 })).toMatchObject({
+        activation_period: 0,
+        activation_duration: 0,
+      });
       const fractional = await create({ activation_period: 0.25, activation_duration: 1.5, condition_value: -3.75 });
       expect(fractional).toMatchObject({ activation_period: 0.25, activation_duration: 1.5, condition_value: -3.75 });
       expect((await service.get('/actuators/0')).body).toContainEqual(fractional);
@@ -149,10 +173,16 @@ describe.each(storeKinds())('actuators (%s)', (kind) => {
       const res = await service.post('/actuators', { actuator_type: 'pump', activation_period: -1 });
       expect(res.status).toBe(422);
       const locs = res.body.detail.map((d: { loc: string[] }) => d.loc.join('.'));
-      expect(locs).toEqual(expect.arrayContaining([
-        'body.actuator_type', 'body.sensor_id', 'body.condition_value', 'body.activation_condition',
-        'body.activation_period', 'body.activation_duration',
-      ]));
+      expect(locs).toEqual(
+        expect.arrayContaining([
+          'body.actuator_type',
+          'body.sensor_id',
+          'body.condition_value',
+          'body.activation_condition',
+          'body.activation_period',
+          'body.activation_duration',
+        ]),
+      );
     });
 
     it('answers 404 for an unknown sensor and writes nothing', async () => {
@@ -170,8 +200,12 @@ describe.each(storeKinds())('actuators (%s)', (kind) => {
         raw: 'actuator_type=acid_pump&sensor_id=1&condition_value=1&activation_condition=low&activation_period=1&activation_duration=1',
       });
       expect(form.status).toBe(415);
-      expect((await service.request('POST', '/actuators', { headers: { 'content-type': 'text/plain' }, raw: JSON.stringify(pump) })).status).toBe(415);
-      expect((await service.request('POST', '/actuators', { headers: { 'content-type': 'application/json' }, raw: '{"actuator_type":' })).status).toBe(400);
+      expect(
+        (await service.request('POST', '/actuators', { headers: { 'content-type': 'text/plain' }, raw: JSON.stringify(pump) })).status,
+      ).toBe(415);
+      expect(
+        (await service.request('POST', '/actuators', { headers: { 'content-type': 'application/json' }, raw: '{"actuator_type":' })).status,
+      ).toBe(400);
       expect((await service.post('/actuators', [pump])).status).toBe(422);
       expect(await everything()).toEqual(before);
     });
@@ -205,7 +239,10 @@ describe.each(storeKinds())('actuators (%s)', (kind) => {
         { actuator_id: String(a.actuator_id), actuator_name: 'renamed', sensor_id: '3' },
       ]);
       expect(res.status).toBe(200);
-      expect(res.body).toEqual([{ ...b, enabled: false }, { ...a, actuator_name: 'renamed', sensor_id: 3 }]);
+      expect(res.body).toEqual([
+        { ...b, enabled: false },
+        { ...a, actuator_name: 'renamed', sensor_id: 3 },
+      ]);
       const back = await service.patch('/actuators', [{ actuator_id: a.actuator_id, actuator_name: null, enabled: true }]);
       expect(back.body).toEqual([{ ...a, sensor_id: 3, actuator_name: null }]);
       const listed = (await service.get('/actuators/0')).body as Actuator[];
@@ -216,8 +253,14 @@ describe.each(storeKinds())('actuators (%s)', (kind) => {
     it('changes every ActuatorBase field and moves an actuator to a sensor of another prototype', async () => {
       const a = await create();
       const change = {
-        actuator_type: 'nutrients_B_pump', sensor_id: otherSensor, condition_value: 1.25, activation_condition: 'always',
-        activation_period: 0.5, activation_duration: 0, actuator_name: 'moved', enabled: false,
+        actuator_type: 'nutrients_B_pump',
+        sensor_id: otherSensor,
+        condition_value: 1.25,
+        activation_condition: 'always',
+        activation_period: 0.5,
+        activation_duration: 0,
+        actuator_name: 'moved',
+        enabled: false,
       };
       const res = await service.patch('/actuators', [{ actuator_id: a.actuator_id, ...change }]);
       expect(res.body).toEqual([{ ...a, ...change }]);
@@ -246,16 +289,93 @@ describe.each(storeKinds())('actuators (%s)', (kind) => {
     });
 
     it.each([
-      ['an unknown actuator', (id: number) => [{ actuator_id: id, condition_value: 1 }, { actuator_id: 9999, condition_value: 1 }], 404, 'Actuator 9999 not found'],
-      ['an unknown sensor', (id: number) => [{ actuator_id: id, condition_value: 1 }, { actuator_id: id, sensor_id: 9999 }], 404, 'Sensor 9999 not found'],
-      ['a negative period', (id: number) => [{ actuator_id: id, condition_value: 1 }, { actuator_id: id, activation_period: -5 }], 422, ['body', 1, 'activation_period']],
-      ['a negative duration', (id: number) => [{ actuator_id: id, condition_value: 1 }, { actuator_id: id, activation_duration: -1 }], 422, ['body', 1, 'activation_duration']],
-      ['an unknown type', (id: number) => [{ actuator_id: id, condition_value: 1 }, { actuator_id: id, actuator_type: 'pump' }], 422, ['body', 1, 'actuator_type']],
-      ['an unknown condition', (id: number) => [{ actuator_id: id, condition_value: 1 }, { actuator_id: id, activation_condition: 'never' }], 422, ['body', 1, 'activation_condition']],
-      ['a null enabled', (id: number) => [{ actuator_id: id, condition_value: 1 }, { actuator_id: id, enabled: null }], 422, ['body', 1, 'enabled']],
-      ['a text condition value', (id: number) => [{ actuator_id: id, condition_value: 1 }, { actuator_id: id, condition_value: 'x' }], 422, ['body', 1, 'condition_value']],
-      ['a missing actuator_id', (id: number) => [{ actuator_id: id, condition_value: 1 }, { condition_value: 1 }], 422, ['body', 1, 'actuator_id']],
-      ['a bad actuator_id', (id: number) => [{ actuator_id: id, condition_value: 1 }, { actuator_id: 'one', condition_value: 1 }], 422, ['body', 1, 'actuator_id']],
+      [
+        'an unknown actuator',
+        (id: number) => [
+          { actuator_id: id, condition_value: 1 },
+          { actuator_id: 9999, condition_value: 1 },
+        ],
+        404,
+        'Actuator 9999 not found',
+      ],
+      [
+        'an unknown sensor',
+        (id: number) => [
+          { actuator_id: id, condition_value: 1 },
+          { actuator_id: id, sensor_id: 9999 },
+        ],
+        404,
+        'Sensor 9999 not found',
+      ],
+      [
+        'a negative period',
+        (id: number) => [
+          { actuator_id: id, condition_value: 1 },
+          { actuator_id: id, activation_period: -5 },
+        ],
+        422,
+        ['body', 1, 'activation_period'],
+      ],
+      [
+        'a negative duration',
+        (id: number) => [
+          { actuator_id: id, condition_value: 1 },
+          { actuator_id: id, activation_duration: -1 },
+        ],
+        422,
+        ['body', 1, 'activation_duration'],
+      ],
+      [
+        'an unknown type',
+        (id: number) => [
+          { actuator_id: id, condition_value: 1 },
+          { actuator_id: id, actuator_type: 'pump' },
+        ],
+        422,
+        ['body', 1, 'actuator_type'],
+      ],
+      [
+        'an unknown condition',
+        (id: number) => [
+          { actuator_id: id, condition_value: 1 },
+          { actuator_id: id, activation_condition: 'never' },
+        ],
+        422,
+        ['body', 1, 'activation_condition'],
+      ],
+      [
+        'a null enabled',
+        (id: number) => [
+          { actuator_id: id, condition_value: 1 },
+          { actuator_id: id, enabled: null },
+        ],
+        422,
+        ['body', 1, 'enabled'],
+      ],
+      [
+        'a text condition value',
+        (id: number) => [
+          { actuator_id: id, condition_value: 1 },
+          { actuator_id: id, condition_value: 'x' },
+        ],
+        422,
+        ['body', 1, 'condition_value'],
+      ],
+      [
+        'a missing actuator_id',
+        (id: number) => [{ actuator_id: id, condition_value: 1 }, { condition_value: 1 }],
+        422,
+        ['body', 1, 'actuator_id'],
+      ],
+      [
+        'a bad actuator_id',
+        (id: number) => [
+          { actuator_id: id, condition_value: 1 },
+          { actuator_id: 'one', condition_value: 1 },
+        ],
+        422,
+        ['body', 1, 'actuator_id'],
+      ],
       ['an object instead of an array', (id: number) => ({ actuator_id: id, condition_value: 1 }), 422, ['body']],
     ])('is all-or-nothing: %s changes nothing', async (_name, body, status, detail) => {
       const created = await create();

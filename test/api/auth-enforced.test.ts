@@ -73,10 +73,20 @@ describe.each(storeKinds())('AUTH_MODE=enforced (%s)', (kind) => {
     ['read', 'GET', '/sensors/0', () => undefined],
     ['post_measurements', 'POST', '/measurements', () => ({ sensor_id: 1, value: 1.5 })],
     ['modify', 'POST', '/prototypes', () => ({ prototype_id: 50 + Math.floor(Math.random() * 1e6), prototype_name: 'p' })],
-    ['modify', 'POST', '/sensors/', () => ({
-      sensor_type: 'ph', prototype_id: 0, sensor_unit: 'pH',
-      threshold_critically_low: 4, threshold_low: 5, threshold_high: 7, threshold_critically_high: 8,
-    })],
+    [
+      'modify',
+      'POST',
+      '/sensors/',
+      () => ({
+        sensor_type: 'ph',
+        prototype_id: 0,
+        sensor_unit: 'pH',
+        threshold_critically_low: 4,
+        threshold_low: 5,
+        threshold_high: 7,
+        threshold_critically_high: 8,
+      }),
+    ],
     ['modify', 'PATCH', '/actuators/1/last_activated', () => undefined],
     ['modify', 'POST', '/Measurement/Random', () => ({ nb_measurements: 3, replace: false })],
     ['admin', 'POST', '/users/new/', () => ({ username: `u${Math.random().toString(36).slice(2)}`, password: 'long enough' })],
@@ -152,7 +162,9 @@ describe.each(storeKinds())('AUTH_MODE=enforced (%s)', (kind) => {
       for (const method of Object.keys(operations)) {
         const operation = `${method.toUpperCase()} ${path}`;
         seen.push(operation);
-        const res = await service.request(method.toUpperCase(), path.replace(/\{[^}]+\}/g, '1'), { json: method === 'get' ? undefined : {} } as never);
+        const res = await service.request(method.toUpperCase(), path.replace(/\{[^}]+\}/g, '1'), {
+          json: method === 'get' ? undefined : {},
+        } as never);
         if (open.has(operation)) expect(res.status, operation).not.toBe(403);
         else expect(res.status, operation).toBe(401);
       }
@@ -199,7 +211,9 @@ describe.each(storeKinds())('AUTH_MODE=enforced (%s)', (kind) => {
     expect((await service.post('/prototypes', { prototype_id: 4, prototype_name: 'x' }, { token: editor })).status).toBe(403);
     expect((await service.get('/prototypes', { token: editor })).status).toBe(200);
     await service.store.users.setPermissions('ed', 15);
-    expect((await service.request('POST', '/users/new/', { ...form({ username: 'zed', password: 'long enough' }), token: editor })).status).toBe(403);
+    expect(
+      (await service.request('POST', '/users/new/', { ...form({ username: 'zed', password: 'long enough' }), token: editor })).status,
+    ).toBe(403);
   });
 });
 

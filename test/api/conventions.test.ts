@@ -22,7 +22,10 @@ describe.each(storeKinds())('HTTP conventions (%s)', (kind) => {
 
   it('answers 400 for malformed JSON and writes nothing', async () => {
     const before = await prototypes();
-    const res = await service.request('POST', '/prototypes', { raw: '{"prototype_id": 9,', headers: { 'content-type': 'application/json' } });
+    const res = await service.request('POST', '/prototypes', {
+      raw: '{"prototype_id": 9,',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(400);
     expect(res.body.detail).toMatch(/JSON/);
     expect(await prototypes()).toEqual(before);
@@ -31,7 +34,10 @@ describe.each(storeKinds())('HTTP conventions (%s)', (kind) => {
   it('answers 415 for a body that is not JSON and writes nothing', async () => {
     const before = await prototypes();
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']) {
-      const res = await service.request('POST', '/prototypes', { raw: 'prototype_id=9&prototype_name=x', headers: { 'content-type': type } });
+      const res = await service.request('POST', '/prototypes', {
+        raw: 'prototype_id=9&prototype_name=x',
+        headers: { 'content-type': type },
+      });
       expect(res.status, type).toBe(415);
       expect(typeof res.body.detail).toBe('string');
     }
@@ -53,7 +59,12 @@ describe.each(storeKinds())('HTTP conventions (%s)', (kind) => {
   });
 
   it('answers CORS preflight for every route, allowing any origin by default', async () => {
-    for (const [path, method] of [['/prototypes', 'POST'], ['/sensors', 'PATCH'], ['/sensors/0', 'GET'], ['/anything/else', 'PUT']]) {
+    for (const [path, method] of [
+      ['/prototypes', 'POST'],
+      ['/sensors', 'PATCH'],
+      ['/sensors/0', 'GET'],
+      ['/anything/else', 'PUT'],
+    ]) {
       const res = await fetch(service.url + path, {
         method: 'OPTIONS',
         headers: { origin: 'http://dashboard.local:4200', 'access-control-request-method': method },

@@ -27,7 +27,12 @@ const actuatorBody = (sensor_id: number) => ({
 async function counts(store: Store) {
   const n = async (table: 'prototypes' | 'sensors' | 'actuators' | 'measurements') =>
     Number((await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(store.db)).rows[0].n);
-  return { prototypes: await n('prototypes'), sensors: await n('sensors'), actuators: await n('actuators'), measurements: await n('measurements') };
+  return {
+    prototypes: await n('prototypes'),
+    sensors: await n('sensors'),
+    actuators: await n('actuators'),
+    measurements: await n('measurements'),
+  };
 }
 
 describe.each(storeKinds())('deletes (%s)', (kind) => {
@@ -49,10 +54,19 @@ describe.each(storeKinds())('deletes (%s)', (kind) => {
     const base = Date.now() - 60_000;
     const posted = await service.post(
       '/measurements',
-      Array.from({ length: measurements }, (_, i) => ({ sensor_id: sensor.sensor_id, value: 6 + i, timestamp: new Date(base + i * 1000).toISOString() })),
+      Array.from({ length: measurements }, (_, i) => ({
+        sensor_id: sensor.sensor_id,
+        value: 6 + i,
+        timestamp: new Date(base + i * 1000).toISOString(),
+      })),
     );
     expect(posted.status).toBe(200);
-    return { prototype_id, sensor_id: sensor.sensor_id as number, actuator_id: actuator.actuator_id as number, measurements: posted.body as { measurement_id: number; value: number }[] };
+    return {
+      prototype_id,
+      sensor_id: sensor.sensor_id as number,
+      actuator_id: actuator.actuator_id as number,
+      measurements: posted.body as { measurement_id: number; value: number }[],
+    };
   }
 
   describe('DELETE /measurements/{measurement_id}', () => {
@@ -65,7 +79,10 @@ describe.each(storeKinds())('deletes (%s)', (kind) => {
       const res = await del(`/measurements/${measurements[1].measurement_id}`);
       expect(res.status).toBe(204);
       expect(res.text).toBe('');
-      expect((await service.get(`/measurements/${sensor_id}/last`)).body).toMatchObject({ measurement_id: measurements[0].measurement_id, value: 6 });
+      expect((await service.get(`/measurements/${sensor_id}/last`)).body).toMatchObject({
+        measurement_id: measurements[0].measurement_id,
+        value: 6,
+      });
       // 6 is above the condition (5) too, so the pump still runs; then without any reading it cannot.
       expect((await service.get(`/actuators/${actuator_id}/state`)).body).toMatchObject({ activate: true, status: 'OK' });
       expect((await del(`/measurements/${measurements[0].measurement_id}/`)).status).toBe(204);
@@ -153,15 +170,32 @@ describe.each(storeKinds())('deletes (%s)', (kind) => {
 
       const res = await del(`/sensors/${sensor_id}/?cascade=true`);
       expect(res.status).toBe(204);
-      expect(await counts(service.store)).toEqual({ ...before, sensors: before.sensors - 1, actuators: before.actuators - 1, measurements: before.measurements - 4 });
+      expect(await counts(service.store)).toEqual({
+        ...before,
+        sensors: before.sensors - 1,
+        actuators: before.actuators - 1,
+        measurements: before.measurements - 4,
+      });
       expect((await service.get(`/sensors/${prototype_id}`)).body).toEqual([]);
       expect((await service.get(`/measurements/${sensor_id}/last`)).body.detail).toBe(`Sensor ${sensor_id} not found`);
       expect((await service.get(`/actuators/${actuator_id}/state`)).status).toBe(404);
       const late = await service.post('/measurements', { sensor_id, value: 6.6 });
       expect(late.status).toBe(404);
       expect(late.body.detail).toBe(`Sensor ${sensor_id} not found`);
-      expect((await service.post('/measurements', [{ sensor_id: 1, value: 1 }, { sensor_id, value: 2 }])).status).toBe(404);
-      expect(await counts(service.store)).toEqual({ ...before, sensors: before.sensors - 1, actuators: before.actuators - 1, measurements: before.measurements - 4 });
+      expect(
+        (
+          await service.post('/measurements', [
+            { sensor_id: 1, value: 1 },
+            { sensor_id, value: 2 },
+          ])
+        ).status,
+      ).toBe(404);
+      expect(await counts(service.store)).toEqual({
+        ...before,
+        sensors: before.sensors - 1,
+        actuators: before.actuators - 1,
+        measurements: before.measurements - 4,
+      });
       expect((await del(`/sensors/${sensor_id}`)).status).toBe(404);
     });
 
@@ -261,7 +295,10 @@ describe.each(storeKinds())('a sensor deleted by another service on the same sto
       expect((await second.post('/measurements', { sensor_id: sensor.sensor_id, value: 6 })).status).toBe(200);
       expect((await first.request('DELETE', `/sensors/${sensor.sensor_id}?cascade=true`)).status).toBe(204);
       const before = await counts(first.store);
-      const late = await second.post('/measurements', [{ sensor_id: 1, value: 1 }, { sensor_id: sensor.sensor_id, value: 6.1 }]);
+      const late = await second.post('/measurements', [
+        { sensor_id: 1, value: 1 },
+        { sensor_id: sensor.sensor_id, value: 6.1 },
+      ]);
       expect(late.status).toBe(404);
       expect(late.body.detail).toBe(`Sensor ${sensor.sensor_id} not found`);
       expect(await counts(first.store)).toEqual(before);
@@ -283,7 +320,10 @@ describe.each(storeKinds())('deletes in AUTH_MODE=enforced (%s)', (kind) => {
     service = await startService(kind, { env: { AUTH_MODE: 'enforced', SEED_DEFAULTS: 'true' } });
     const tokens = tokenService(await tokenSecret(undefined, service.store.settings), 3600_000);
     const user = async (username: string, permissions: number) =>
-      tokens.issue((await service.store.users.create({ username, password_hash: 'unused', permissions, created_at: Date.now() }))!, Date.now());
+      tokens.issue(
+        (await service.store.users.create({ username, password_hash: 'unused', permissions, created_at: Date.now() }))!,
+        Date.now(),
+      );
     reader = await user('reader', 2);
     editor = await user('editor', 4 | 2 | 1);
   });
@@ -299,6 +339,12 @@ describe.each(storeKinds())('deletes in AUTH_MODE=enforced (%s)', (kind) => {
     }
     expect(await counts(service.store)).toEqual(before);
     for (const path of paths) expect((await service.request('DELETE', path, { token: editor })).status).toBe(204);
-    expect(await counts(service.store)).toEqual({ ...before, prototypes: before.prototypes - 1, sensors: before.sensors - 3, actuators: 0, measurements: 0 });
+    expect(await counts(service.store)).toEqual({
+      ...before,
+      prototypes: before.prototypes - 1,
+      sensors: before.sensors - 3,
+      actuators: 0,
+      measurements: 0,
+    });
   });
 });

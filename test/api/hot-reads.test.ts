@@ -49,7 +49,13 @@ describe.each(storeKinds())('polled reads answered in front of the pipeline (%s)
       { sensor_id: 1, value: 6.4, timestamp: new Date(NOW - 60_000).toISOString() },
       { sensor_id: 2, value: 4.2, timestamp: new Date(NOW - 2 * 3600_000).toISOString() },
     ]);
-    const pump = { actuator_type: 'base_pump', condition_value: 5, activation_condition: 'low', activation_period: 0, activation_duration: 3 };
+    const pump = {
+      actuator_type: 'base_pump',
+      condition_value: 5,
+      activation_condition: 'low',
+      activation_period: 0,
+      activation_duration: 3,
+    };
     await post('/actuators', { ...pump, sensor_id: 1 }); // 2: fresh reading, condition false
     await post('/actuators', { ...pump, sensor_id: 2 }); // 3: stale reading
     await post('/actuators', { ...pump, sensor_id: 3 }); // 4: no reading
@@ -102,7 +108,21 @@ describe.each(storeKinds())('polled reads answered in front of the pipeline (%s)
   });
 
   it('sends every request through the pipeline when tokens are checked', async () => {
-    const enforced = await buildApp({ ...config, authMode: 'enforced' }, { ...store, polled: { lastMeasurement: () => { throw new Error('not here'); }, actuator: () => { throw new Error('not here'); } } }, { now: () => NOW, logger: false });
+    const enforced = await buildApp(
+      { ...config, authMode: 'enforced' },
+      {
+        ...store,
+        polled: {
+          lastMeasurement: () => {
+            throw new Error('not here');
+          },
+          actuator: () => {
+            throw new Error('not here');
+          },
+        },
+      },
+      { now: () => NOW, logger: false },
+    );
     try {
       const url = await listen(enforced);
       expect((await fetch(`${url}/measurements/1/last`)).status).toBe(401);

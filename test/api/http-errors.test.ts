@@ -4,8 +4,13 @@ import { startService, type TestService } from '../helpers/service.js';
 import { storeKinds } from '../helpers/stores.js';
 
 const sensorBody = {
-  sensor_type: 'ph', prototype_id: 0, sensor_unit: 'pH',
-  threshold_critically_low: 0, threshold_low: 5, threshold_high: 7, threshold_critically_high: 14,
+  sensor_type: 'ph',
+  prototype_id: 0,
+  sensor_unit: 'pH',
+  threshold_critically_low: 0,
+  threshold_low: 5,
+  threshold_high: 7,
+  threshold_critically_high: 14,
 };
 
 /** Sends bytes as they are (what fetch would refuse to send) and returns the raw answer. */
@@ -33,9 +38,16 @@ describe.each(storeKinds())('errors before routing and path ids (%s)', (kind) =>
     service = await startService(kind);
     sensor = (await service.post('/sensors/', sensorBody)).body.sensor_id;
     await service.post('/measurements', { sensor_id: sensor, value: 6 });
-    actuator = (await service.post('/actuators', {
-      actuator_type: 'base_pump', sensor_id: sensor, condition_value: 5.5, activation_condition: 'low', activation_period: 60, activation_duration: 3,
-    })).body.actuator_id;
+    actuator = (
+      await service.post('/actuators', {
+        actuator_type: 'base_pump',
+        sensor_id: sensor,
+        condition_value: 5.5,
+        activation_condition: 'low',
+        activation_period: 60,
+        activation_duration: 3,
+      })
+    ).body.actuator_id;
   });
   afterAll(() => service?.close());
 
@@ -71,7 +83,17 @@ describe.each(storeKinds())('errors before routing and path ids (%s)', (kind) =>
 
   describe('a path id is ASCII digits only', () => {
     /** Ways to write an id that are not its digits alone (the last: a fullwidth "1"). */
-    const spellings = (id: number) => [`%20${id}`, `${id}%20`, `+${id}`, `${id}%0A`, `${id}%09`, `%0A${id}`, `${id}.0`, `${id}e0`, '%EF%BC%91'];
+    const spellings = (id: number) => [
+      `%20${id}`,
+      `${id}%20`,
+      `+${id}`,
+      `${id}%0A`,
+      `${id}%09`,
+      `%0A${id}`,
+      `${id}.0`,
+      `${id}e0`,
+      '%EF%BC%91',
+    ];
     const routes = () => [
       (id: string) => `/measurements/${id}`,
       (id: string) => `/measurements/${id}/last`,

@@ -4,10 +4,21 @@ import { storeKinds } from '../helpers/stores.js';
 
 const NOW = Date.UTC(2026, 10, 22, 12);
 const sensorBody = {
-  sensor_type: 'ph', prototype_id: 0, sensor_unit: 'pH',
-  threshold_critically_low: 0, threshold_low: 5, threshold_high: 7, threshold_critically_high: 14,
+  sensor_type: 'ph',
+  prototype_id: 0,
+  sensor_unit: 'pH',
+  threshold_critically_low: 0,
+  threshold_low: 5,
+  threshold_high: 7,
+  threshold_critically_high: 14,
 };
-const pumpBody = { actuator_type: 'base_pump', condition_value: 5.5, activation_condition: 'low', activation_period: 60, activation_duration: 3 };
+const pumpBody = {
+  actuator_type: 'base_pump',
+  condition_value: 5.5,
+  activation_condition: 'low',
+  activation_period: 60,
+  activation_duration: 3,
+};
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
 describe.each(storeKinds())('input limits (%s)', (kind) => {
@@ -73,8 +84,16 @@ describe.each(storeKinds())('input limits (%s)', (kind) => {
         ['POST', '/sensors/', JSON.stringify(sensorBody).replace('"threshold_critically_high":14', '"threshold_critically_high":1e400')],
         ['POST', '/sensors/', JSON.stringify(sensorBody).replace('"threshold_critically_low":0', '"threshold_critically_low":-1e400')],
         ['PATCH', '/sensors', `[{"sensor_id":${sensor},"threshold_critically_high":1e400}]`],
-        ['POST', '/actuators', `{"actuator_type":"base_pump","sensor_id":${sensor},"condition_value":-1e400,"activation_condition":"low","activation_period":60,"activation_duration":3}`],
-        ['POST', '/actuators', `{"actuator_type":"base_pump","sensor_id":${sensor},"condition_value":1,"activation_condition":"low","activation_period":1e400,"activation_duration":1e400}`],
+        [
+          'POST',
+          '/actuators',
+          `{"actuator_type":"base_pump","sensor_id":${sensor},"condition_value":-1e400,"activation_condition":"low","activation_period":60,"activation_duration":3}`,
+        ],
+        [
+          'POST',
+          '/actuators',
+          `{"actuator_type":"base_pump","sensor_id":${sensor},"condition_value":1,"activation_condition":"low","activation_period":1e400,"activation_duration":1e400}`,
+        ],
         ['PATCH', '/actuators', `[{"actuator_id":${actuator},"condition_value":1e400}]`],
         ['PATCH', '/actuators', `[{"actuator_id":${actuator},"activation_duration":1e400}]`],
         ['POST', '/Measurement/Random', `{"nb_measurements":10,"deviation_rate":1e400}`],
@@ -108,9 +127,15 @@ describe.each(storeKinds())('input limits (%s)', (kind) => {
 
   describe('the synthetic generator', () => {
     it('refuses a deviation rate above 100 and generates finite values at the widest thresholds', async () => {
-      const wide = (await service.post('/sensors/', {
-        ...sensorBody, threshold_critically_low: -1e308, threshold_low: -1e308, threshold_high: 1e308, threshold_critically_high: 1e308,
-      })).body.sensor_id;
+      const wide = (
+        await service.post('/sensors/', {
+          ...sensorBody,
+          threshold_critically_low: -1e308,
+          threshold_low: -1e308,
+          threshold_high: 1e308,
+          threshold_critically_high: 1e308,
+        })
+      ).body.sensor_id;
       const before = await snapshot();
       const refused = await service.post('/Measurement/Random', { nb_measurements: 100, deviation_rate: 1e308 });
       expect(refused.status).toBe(422);
@@ -137,7 +162,9 @@ describe.each(storeKinds())('input limits (%s)', (kind) => {
     it('is at most 100,000', async () => {
       const over = await service.get(`/measurements/${sensor}?max_points=100001`);
       expect(over.status).toBe(422);
-      expect(over.body.detail).toEqual([{ loc: ['query', 'max_points'], msg: 'Input should be less than or equal to 100000', type: 'less_than_equal' }]);
+      expect(over.body.detail).toEqual([
+        { loc: ['query', 'max_points'], msg: 'Input should be less than or equal to 100000', type: 'less_than_equal' },
+      ]);
       expect((await service.get(`/measurements/${sensor}?max_points=100000`)).status).toBe(200);
     });
   });
@@ -199,7 +226,9 @@ describe.each(storeKinds())('input limits (%s)', (kind) => {
       expect(last.body.value).toBe(3);
       const all = await service.get(`/measurements/${early}?start_time=0001-01-01T00:00:00Z&end_time=9999-12-31T23:59:59.999Z`);
       expect(all.body.map((m: { timestamp: string }) => m.timestamp)).toEqual([
-        '0001-01-01T00:00:00.000Z', '0500-06-01T00:00:00.000Z', '2026-11-22T11:00:00.000Z',
+        '0001-01-01T00:00:00.000Z',
+        '0500-06-01T00:00:00.000Z',
+        '2026-11-22T11:00:00.000Z',
       ]);
       const points = await service.get(`/measurements/${early}?max_points=2`);
       expect(points.status).toBe(200);

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../helpers/service.js';
 import { storeKinds } from '../helpers/stores.js';
 
-const HEADER = 'Sensor ID,Sensor Type,Sensor Value,Timestamp,Threshold Critically Low,Threshold Low,Threshold High,Threshold Critically High';
+const HEADER =
+  'Sensor ID,Sensor Type,Sensor Value,Timestamp,Threshold Critically Low,Threshold Low,Threshold High,Threshold Critically High';
 const NOW = Date.UTC(2026, 10, 22, 12);
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -15,8 +16,13 @@ describe.each(storeKinds())('export and synthetic data (%s)', (kind) => {
     service.clock.now = NOW;
     await service.post('/prototypes', { prototype_id: 9, prototype_name: 'other' });
     await service.post('/sensors/', {
-      sensor_type: 'water_level', prototype_id: 9, sensor_unit: 'cm',
-      threshold_critically_low: 1.5, threshold_low: 2, threshold_high: 30, threshold_critically_high: 40,
+      sensor_type: 'water_level',
+      prototype_id: 9,
+      sensor_unit: 'cm',
+      threshold_critically_low: 1.5,
+      threshold_low: 2,
+      threshold_high: 30,
+      threshold_critically_high: 40,
     }); // sensor 4
   });
   afterAll(() => service?.close());
@@ -47,15 +53,27 @@ describe.each(storeKinds())('export and synthetic data (%s)', (kind) => {
         ['4', '12.5'],
       ]);
       expect(rows[3]).toEqual({
-        'Sensor ID': '4', 'Sensor Type': 'water_level', 'Sensor Value': '12.5', Timestamp: iso(NOW - 1000),
-        'Threshold Critically Low': '1.5', 'Threshold Low': '2', 'Threshold High': '30', 'Threshold Critically High': '40',
+        'Sensor ID': '4',
+        'Sensor Type': 'water_level',
+        'Sensor Value': '12.5',
+        Timestamp: iso(NOW - 1000),
+        'Threshold Critically Low': '1.5',
+        'Threshold Low': '2',
+        'Threshold High': '30',
+        'Threshold Critically High': '40',
       });
     });
 
     it('streams long series whole: rows sharing one timestamp across read pages, and several sensors', async () => {
       const stamp = iso(NOW - 10_000);
-      await service.post('/measurements', Array.from({ length: 7000 }, (_, i) => ({ sensor_id: 3, value: i, timestamp: stamp })));
-      await service.post('/measurements', Array.from({ length: 6000 }, (_, i) => ({ sensor_id: 4, value: i, timestamp: iso(NOW - 10_000_000 + i * 1000) })));
+      await service.post(
+        '/measurements',
+        Array.from({ length: 7000 }, (_, i) => ({ sensor_id: 3, value: i, timestamp: stamp })),
+      );
+      await service.post(
+        '/measurements',
+        Array.from({ length: 6000 }, (_, i) => ({ sensor_id: 4, value: i, timestamp: iso(NOW - 10_000_000 + i * 1000) })),
+      );
       const rows = parse((await exportCsv('?sensor_id=3&sensor_id=4')).text, { columns: true }) as Record<string, string>[];
       const three = rows.filter((r) => r['Sensor ID'] === '3').map((r) => Number(r['Sensor Value']));
       const four = rows.filter((r) => r['Sensor ID'] === '4');
@@ -63,11 +81,14 @@ describe.each(storeKinds())('export and synthetic data (%s)', (kind) => {
       expect(four.slice(0, 6000).map((r) => Number(r['Sensor Value']))).toEqual(Array.from({ length: 6000 }, (_, i) => i));
       expect(rows.findIndex((r) => r['Sensor ID'] === '4')).toBe(7000);
       // Leave the store as the other tests expect it.
-      await sql`delete from measurements where sensor_id = 3 or (sensor_id = 4 and timestamp < ${service.store.dialect.time(NOW - 2000)})`.execute(service.store.db);
+      await sql`delete from measurements where sensor_id = 3 or (sensor_id = 4 and timestamp < ${service.store.dialect.time(NOW - 2000)})`.execute(
+        service.store.db,
+      );
     });
 
     it('filters by sensor (repeatable), prototype and window', async () => {
-      const ids = (text: string) => (parse(text, { columns: true }) as Record<string, string>[]).map((r) => `${r['Sensor ID']}:${r['Sensor Value']}`);
+      const ids = (text: string) =>
+        (parse(text, { columns: true }) as Record<string, string>[]).map((r) => `${r['Sensor ID']}:${r['Sensor Value']}`);
       expect(ids((await exportCsv('?sensor_id=2')).text)).toEqual(['2:5.9', '2:6.1']);
       expect(ids((await exportCsv('?sensor_id=4&sensor_id=1')).text)).toEqual([`1:${0.1 + 0.2}`, '4:12.5']);
       expect(ids((await exportCsv('?prototype_id=9')).text)).toEqual(['4:12.5']);
@@ -136,10 +157,16 @@ describe.each(storeKinds())('export and synthetic data (%s)', (kind) => {
       const before = (await exportCsv()).text;
       // A real failure inside the transaction, after the delete and some inserts.
       if (kind === 'sqlite') {
-        await sql`create trigger fail_midway before insert on measurements when (select count(*) from measurements) >= 100 begin select raise(abort, 'disk full'); end`.execute(service.store.db);
+        await sql`create trigger fail_midway before insert on measurements when (select count(*) from measurements) >= 100 begin select raise(abort, 'disk full'); end`.execute(
+          service.store.db,
+        );
       } else {
-        await sql`create function fail_midway() returns trigger language plpgsql as $$ begin if (select count(*) from measurements) >= 100 then raise exception 'disk full'; end if; return new; end $$`.execute(service.store.db);
-        await sql`create trigger fail_midway before insert on measurements for each statement execute function fail_midway()`.execute(service.store.db);
+        await sql`create function fail_midway() returns trigger language plpgsql as $$ begin if (select count(*) from measurements) >= 100 then raise exception 'disk full'; end if; return new; end $$`.execute(
+          service.store.db,
+        );
+        await sql`create trigger fail_midway before insert on measurements for each statement execute function fail_midway()`.execute(
+          service.store.db,
+        );
       }
       try {
         const res = await service.post('/Measurement/Random', { nb_measurements: 40_000 });

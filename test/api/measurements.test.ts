@@ -17,13 +17,19 @@ describe.each(storeKinds())('measurements (%s)', (kind) => {
   beforeEach(async () => {
     // A fresh sensor per test keeps the tests independent on one store.
     const res = await service.post('/sensors/', {
-      sensor_type: 'ph', prototype_id: 0, sensor_unit: 'pH',
-      threshold_critically_low: 0, threshold_low: 5, threshold_high: 7, threshold_critically_high: 14,
+      sensor_type: 'ph',
+      prototype_id: 0,
+      sensor_unit: 'pH',
+      threshold_critically_low: 0,
+      threshold_low: 5,
+      threshold_high: 7,
+      threshold_critically_high: 14,
     });
     sensor = res.body.sensor_id;
   });
 
-  const all = async (id = sensor) => (await service.get(`/measurements/${id}`)).body as { value: number; timestamp: string; measurement_id: number }[];
+  const all = async (id = sensor) =>
+    (await service.get(`/measurements/${id}`)).body as { value: number; timestamp: string; measurement_id: number }[];
 
   describe('POST /measurements', () => {
     it('records one measurement as the sensor scripts send it (id as a string, no timestamp)', async () => {
@@ -123,7 +129,10 @@ describe.each(storeKinds())('measurements (%s)', (kind) => {
 
   describe('GET /measurements/{sensor_id}', () => {
     const seed = async (offsetsH: number[]) => {
-      await service.post('/measurements', offsetsH.map((h, i) => ({ sensor_id: sensor, value: i, timestamp: iso(NOW - h * H) })));
+      await service.post(
+        '/measurements',
+        offsetsH.map((h, i) => ({ sensor_id: sensor, value: i, timestamp: iso(NOW - h * H) })),
+      );
     };
     const window = async (query: string) => {
       const res = await service.get(`/measurements/${sensor}?${query}`);
@@ -187,8 +196,14 @@ describe.each(storeKinds())('measurements (%s)', (kind) => {
     it('returns windows longer than one read page whole, in order (streamed)', async () => {
       const at = (i: number) => iso(NOW - 20_000_000 + i * 1000);
       // Two batches, the later times first, so insertion order is not time order.
-      await service.post('/measurements', Array.from({ length: 10_000 }, (_, i) => ({ sensor_id: sensor, value: i + 2000, timestamp: at(i + 2000) })));
-      await service.post('/measurements', Array.from({ length: 2000 }, (_, i) => ({ sensor_id: sensor, value: i, timestamp: at(i) })));
+      await service.post(
+        '/measurements',
+        Array.from({ length: 10_000 }, (_, i) => ({ sensor_id: sensor, value: i + 2000, timestamp: at(i + 2000) })),
+      );
+      await service.post(
+        '/measurements',
+        Array.from({ length: 2000 }, (_, i) => ({ sensor_id: sensor, value: i, timestamp: at(i) })),
+      );
       const res = await service.get(`/measurements/${sensor}`);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
@@ -201,17 +216,30 @@ describe.each(storeKinds())('measurements (%s)', (kind) => {
 
     it('pages through many rows that share one timestamp without losing or repeating any', async () => {
       // Received together, so all stamped with the same instant: the pages split on ids alone.
-      await service.post('/measurements', Array.from({ length: 10_000 }, (_, i) => ({ sensor_id: sensor, value: i })));
-      await service.post('/measurements', Array.from({ length: 3000 }, (_, i) => ({ sensor_id: sensor, value: 10_000 + i, timestamp: iso(NOW - H) })));
+      await service.post(
+        '/measurements',
+        Array.from({ length: 10_000 }, (_, i) => ({ sensor_id: sensor, value: i })),
+      );
+      await service.post(
+        '/measurements',
+        Array.from({ length: 3000 }, (_, i) => ({ sensor_id: sensor, value: 10_000 + i, timestamp: iso(NOW - H) })),
+      );
       const res = (await service.get(`/measurements/${sensor}`)).body as { value: number; measurement_id: number; timestamp: string }[];
-      expect(res.map((m) => m.value)).toEqual([...Array.from({ length: 3000 }, (_, i) => 10_000 + i), ...Array.from({ length: 10_000 }, (_, i) => i)]);
+      expect(res.map((m) => m.value)).toEqual([
+        ...Array.from({ length: 3000 }, (_, i) => 10_000 + i),
+        ...Array.from({ length: 10_000 }, (_, i) => i),
+      ]);
       expect(new Set(res.map((m) => m.measurement_id)).size).toBe(13_000);
       const recent = (await service.get(`/measurements/${sensor}?start_time=${iso(NOW)}`)).body as { value: number }[];
       expect(recent.map((m) => m.value)).toEqual(Array.from({ length: 10_000 }, (_, i) => i));
     });
 
     it('downsamples to max_points keeping a spike, and returns everything when the window is small', async () => {
-      const rows = Array.from({ length: 2000 }, (_, i) => ({ sensor_id: sensor, value: i === 1234 ? 99 : 6.5, timestamp: iso(NOW - 10_000_000 + i * 1000) }));
+      const rows = Array.from({ length: 2000 }, (_, i) => ({
+        sensor_id: sensor,
+        value: i === 1234 ? 99 : 6.5,
+        timestamp: iso(NOW - 10_000_000 + i * 1000),
+      }));
       await service.post('/measurements', rows);
       const res = await service.get(`/measurements/${sensor}?max_points=50`);
       expect(res.body.length).toBeLessThanOrEqual(50);

@@ -69,7 +69,8 @@ describe.each(storeKinds())('GET /metrics (%s)', (kind) => {
     expect(delta(requests('/measurements/:sensor_id/last', 200))).toBe(3);
     expect(delta(requests('/actuators/:actuator_id/state', 200))).toBe(2);
     expect(delta(requests('/actuators/:actuator_id/state', 404))).toBe(1);
-    const latency = (t: string) => sample(t, 'sensorhub_http_request_duration_seconds_count', requests('/measurements/:sensor_id/last', 200)) ?? 0;
+    const latency = (t: string) =>
+      sample(t, 'sensorhub_http_request_duration_seconds_count', requests('/measurements/:sensor_id/last', 200)) ?? 0;
     expect(latency(text) - latency(before)).toBe(3);
   });
 
@@ -98,7 +99,9 @@ describe.each(storeKinds())('GET /metrics (%s)', (kind) => {
     expect((await service.request('DELETE', '/measurements/2147483647')).status).toBe(404);
     const text = await scrape();
     const labels = requests('/measurements/:measurement_id', 404, 'DELETE');
-    expect((sample(text, 'sensorhub_http_requests_total', labels) ?? 0) - (sample(before, 'sensorhub_http_requests_total', labels) ?? 0)).toBe(1);
+    expect(
+      (sample(text, 'sensorhub_http_requests_total', labels) ?? 0) - (sample(before, 'sensorhub_http_requests_total', labels) ?? 0),
+    ).toBe(1);
   });
 
   it(`shows the connection pool's use ${kind === 'postgres' ? 'for PostgreSQL' : 'only for PostgreSQL'}`, async () => {
@@ -128,7 +131,10 @@ describe.each(storeKinds())('GET /metrics in AUTH_MODE=enforced (%s)', (kind) =>
   it('needs the admin permission', async () => {
     const tokens = tokenService(await tokenSecret(undefined, service.store.settings), 3600_000);
     const user = async (username: string, permissions: number) =>
-      tokens.issue((await service.store.users.create({ username, password_hash: 'unused', permissions, created_at: Date.now() }))!, Date.now());
+      tokens.issue(
+        (await service.store.users.create({ username, password_hash: 'unused', permissions, created_at: Date.now() }))!,
+        Date.now(),
+      );
     const editor = await user('editor', 1 | 2 | 4);
     const admin = await user('admin', 8);
     const anonymous = await service.get('/metrics');

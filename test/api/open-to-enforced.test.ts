@@ -30,7 +30,10 @@ describe.each(storeKinds())('switching from AUTH_MODE=open to enforced (%s)', (k
     enforced = await startService(kind, { database, env: { AUTH_MODE: 'enforced' } });
     // The open-mode token reads and writes as a user may, but administers nobody.
     expect((await enforced.get('/prototypes', { token })).status).toBe(200);
-    const promoted = await enforced.request('POST', '/users/new/', { ...form({ username: 'mallory2', password: 'second account' }), token });
+    const promoted = await enforced.request('POST', '/users/new/', {
+      ...form({ username: 'mallory2', password: 'second account' }),
+      token,
+    });
     expect(promoted.status).toBe(403);
     // A user exists, so the anonymous bootstrap is closed as well: the operator uses the CLI.
     const bootstrap = await enforced.request('POST', '/users/new/', form({ username: 'operator', password: 'operator pass' }));

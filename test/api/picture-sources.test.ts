@@ -1,10 +1,11 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { HTML, JPEG, PNG, WEBP } from '../helpers/images.js';
+import { FAKE_IMAGES, HTML, JPEG, PNG, WEBP } from '../helpers/images.js';
 import { startService, type TestService } from '../helpers/service.js';
 import { type ScratchDatabase, scratchDatabase, storeKinds } from '../helpers/stores.js';
 
@@ -67,6 +68,25 @@ beforeAll(async () => {
       case '/moved':
         res.writeHead(302, { location: '/webp' });
         return void res.end();
+      case '/hop-1':
+      case '/hop-2':
+        res.writeHead(307, { location: `/hop-${Number(path.slice(5)) + 1}` });
+        return void res.end();
+      case '/hop-3':
+        res.writeHead(301, { location: `${cameraUrl}/png-as-octets` });
+        return void res.end();
+      case '/hop-0':
+        res.writeHead(302, { location: '/hop-1' });
+        return void res.end();
+      case '/loop':
+        res.writeHead(302, { location: '/loop' });
+        return void res.end();
+      case '/to-other-scheme':
+        res.writeHead(302, { location: `ftp://127.0.0.1/webp` });
+        return void res.end();
+      case '/to-https':
+        res.writeHead(302, { location: cameraUrl.replace('http:', 'https:') + '/webp' });
+        return void res.end();
       case '/slow':
         return void setTimeout(() => reply(200, 'image/jpeg', JPEG), 3000);
       case '/stalls':
@@ -91,6 +111,7 @@ beforeAll(async () => {
         return void res.end();
       }
       default:
+        if (path.startsWith('/fake/')) return reply(200, 'image/jpeg', FAKE_IMAGES[decodeURIComponent(path.slice(6))]);
         return reply(404, 'text/plain', Buffer.from('no such path'));
     }
   });
@@ -137,6 +158,7 @@ describe.each(storeKinds())('snapshot URL camera (%s)', (kind) => {
     ['/png-as-octets', 'image/png', PNG],
     ['/webp', 'image/webp', WEBP],
     ['/moved', 'image/webp', WEBP],
+    ['/hop-1', 'image/png', PNG],
   ])('types %s from its bytes, whatever the camera says', async (path, type, bytes) => {
     await withService(kind, { PICTURE_SOURCE: `${cameraUrl}${path}` }, async (service) => {
       expect(await getPicture(service)).toMatchObject({ status: 200, type, bytes });
@@ -153,6 +175,11 @@ describe.each(storeKinds())('snapshot URL camera (%s)', (kind) => {
     ['sending more than 10 MiB', '/huge'],
     ['sending more than 10 MiB without a length', '/huge-chunked'],
     ['answering 404', '/nothing-here'],
+    ['redirecting more than three times', '/hop-0'],
+    ['redirecting for ever', '/loop'],
+    ['redirecting to another scheme', '/to-other-scheme'],
+    ['redirecting from http to https', '/to-https'],
+    ...Object.keys(FAKE_IMAGES).map((name) => [`sending ${name}`, `/fake/${encodeURIComponent(name)}`]),
   ])('answers 503 quickly for a camera %s', async (_name, path) => {
     await withService(kind, { PICTURE_SOURCE: `${cameraUrl}${path}`, PICTURE_TIMEOUT_MS: '300' }, async (service) => {
       const res = await getPicture(service);
@@ -224,7 +251,12 @@ describe.each(storeKinds())('file and command cameras (%s)', (kind) => {
   };
 
   it('serves a file', async () => {
-    expect(await serve(`file:${join(dir, 'a.jpg')}`)).toMatchObject({ status: 200, type: 'image/jpeg', cacheControl: 'no-store', bytes: JPEG });
+    expect(await serve(`file:${join(dir, 'a.jpg')}`)).toMatchObject({
+      status: 200,
+      type: 'image/jpeg',
+      cacheControl: 'no-store',
+      bytes: JPEG,
+    });
     expect(await serve(`file://${join(dir, 'b.png')}`)).toMatchObject({ status: 200, type: 'image/png', bytes: PNG });
     expectUnavailable(await serve(`file:${join(dir, 'notes.txt')}`));
     expectUnavailable(await serve(`file:${join(dir, 'c.jpg')}`));
@@ -254,8 +286,67 @@ describe.each(storeKinds())('file and command cameras (%s)', (kind) => {
     }
   });
 
+  it.each(Object.entries(FAKE_IMAGES))('answers 503 for a file or a command that gives %s', async (_name, bytes) => {
+    writeFileSync(join(dir, 'fake.jpg'), bytes);
+    expectUnavailable(await serve(`file:${join(dir, 'fake.jpg')}`));
+    expectUnavailable(await serve(`exec:cat ${join(dir, 'fake.jpg')}`));
+  });
+
+  it('skips a newest image that is incomplete or a link out of the folder', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'sensorhub-outside-'));
+    try {
+      writeFileSync(join(outside, 'secret.webp'), WEBP);
+      symlinkSync(join(outside, 'secret.webp'), join(dir, 'newest-link.webp'));
+      writeFileSync(join(dir, 'half-written.jpg'), JPEG.subarray(0, JPEG.length - 40));
+      expect(await serve(`file:${dir}`)).toMatchObject({ status: 200, type: 'image/png', bytes: PNG });
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('never opens a FIFO, so password hashing keeps its threads, and /healthz tells the picture state', async () => {
+    const fifo = join(dir, 'camera.jpg');
+    execFileSync('mkfifo', [fifo]);
+    // A FIFO as the newest entry of a folder is skipped like any non-file.
+    execFileSync('mkfifo', [join(dir, 'zz-newest.jpg')]);
+    expect(await serve(`file:${dir}`)).toMatchObject({ status: 200, type: 'image/png', bytes: PNG });
+
+    await withService(kind, { PICTURE_SOURCE: `file:${fifo}`, PICTURE_CACHE_MS: '0', PICTURE_TIMEOUT_MS: '200' }, async (service) => {
+      expect((await service.get('/healthz')).body).toEqual({ status: 'ok', picture: 'unknown' });
+      // More captures than libuv has pool threads: an open() that waited for a writer would hold one each.
+      for (let i = 0; i < 8; i++) expectUnavailable(await getPicture(service));
+      const health = await service.get('/healthz');
+      expect(health.status).toBe(200);
+      expect(health.body).toEqual({ status: 'ok', picture: 'failing' });
+
+      const form = (fields: Record<string, string>) => ({
+        raw: new URLSearchParams(fields).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      const name = `fifo-${kind}-${Date.now()}`;
+      const created = await service.request('POST', '/users/new/', form({ username: name, password: 'correct horse' }));
+      expect(created.status).toBe(200);
+      const token = await service.request('POST', '/token', form({ username: name, password: 'correct horse' }));
+      expect(token.status).toBe(200);
+      expect(token.body.token_type).toBe('bearer');
+    });
+
+    await withService(kind, { PICTURE_SOURCE: `file:${join(dir, 'b.png')}`, PICTURE_CACHE_MS: '0' }, async (service) => {
+      expect(await getPicture(service)).toMatchObject({ status: 200, bytes: PNG });
+      expect((await service.get('/healthz')).body).toEqual({ status: 'ok', picture: 'ok' });
+    });
+    await withService(kind, {}, async (service) => {
+      expect((await service.get('/healthz')).body).toEqual({ status: 'ok', picture: 'none' });
+    });
+  });
+
   it('serves what a command prints, through the shell', async () => {
-    expect(await serve(`exec:cat ${join(dir, 'b.png')}`)).toMatchObject({ status: 200, type: 'image/png', cacheControl: 'no-store', bytes: PNG });
+    expect(await serve(`exec:cat ${join(dir, 'b.png')}`)).toMatchObject({
+      status: 200,
+      type: 'image/png',
+      cacheControl: 'no-store',
+      bytes: PNG,
+    });
     expect(await serve(`exec:cat "${join(dir, 'a.jpg')}" | cat`)).toMatchObject({ status: 200, type: 'image/jpeg', bytes: JPEG });
   });
 

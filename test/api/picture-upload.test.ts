@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GIF, HTML, JPEG, PNG, WEBP } from '../helpers/images.js';
+import { FAKE_IMAGES, GIF, HTML, JPEG, PNG, pngOfSize, WEBP, WEBP_EXTENDED, WEBP_LOSSLESS } from '../helpers/images.js';
 import { startService, type TestService } from '../helpers/service.js';
 import { scratchDatabase, storeKinds } from '../helpers/stores.js';
 
@@ -36,7 +36,14 @@ describe.each(storeKinds())('uploaded picture (%s)', (kind) => {
       expect(JSON.parse(none.bytes.toString())).toEqual({ detail: 'Camera not available.' });
       expect(await stored(service)).toBeUndefined();
 
-      for (const [bytes, type] of [[JPEG, 'image/jpeg'], [PNG, 'image/png'], [WEBP, 'image/webp']] as const) {
+      const accepted = [
+        [JPEG, 'image/jpeg'],
+        [PNG, 'image/png'],
+        [WEBP, 'image/webp'],
+        [WEBP_LOSSLESS, 'image/webp'],
+        [WEBP_EXTENDED, 'image/webp'],
+      ] as const;
+      for (const [bytes, type] of accepted) {
         const res = await upload(service, bytes, type);
         expect(res.status).toBe(204);
         expect(res.text).toBe('');
@@ -73,7 +80,7 @@ describe.each(storeKinds())('uploaded picture (%s)', (kind) => {
   it('accepts exactly 10 MiB', async () => {
     const service = await startService(kind, { env: { PICTURE_CACHE_MS: '0' } });
     try {
-      const largest = Buffer.concat([PNG, Buffer.alloc(10 * MiB - PNG.length, 7)]);
+      const largest = pngOfSize(10 * MiB);
       expect((await upload(service, largest, 'image/png')).status).toBe(204);
       const got = await getPicture(service);
       expect(got.status).toBe(200);
@@ -121,6 +128,17 @@ describe.each(storeKinds())('uploaded picture (%s)', (kind) => {
       expect(before).toMatchObject({ bytes: PNG, type: 'image/png', at: Date.parse('2026-11-22T08:00:00.000Z') });
       expect(await getPicture(service)).toMatchObject({ status: 200, type: 'image/png', bytes: PNG });
     });
+
+    it.each(Object.entries(FAKE_IMAGES))('refuses %s with 422 image_incomplete and keeps the picture', async (_name, bytes) => {
+      const before = await stored(service);
+      const res = await upload(service, bytes, 'image/jpeg');
+      expect(res.status).toBe(422);
+      expect(res.body.detail).toEqual([
+        { loc: ['body'], msg: expect.stringMatching(/^The body is not a complete image: /), type: 'image_incomplete' },
+      ]);
+      expect(await stored(service)).toEqual(before);
+      expect(await getPicture(service)).toMatchObject({ status: 200, type: 'image/png', bytes: PNG });
+    });
   });
 
   describe('cache', () => {
@@ -161,7 +179,11 @@ describe.each(storeKinds())('uploaded picture (%s)', (kind) => {
       service = await startService(kind, { env: { AUTH_MODE: 'enforced', PICTURE_CACHE_MS: '0' } });
       const { tokenSecret, tokenService } = await import('../../src/auth/tokens.js');
       const issuer = tokenService(await tokenSecret(undefined, service.store.settings), 3600_000);
-      for (const [name, permissions] of [['device', 1], ['reader', 2], ['editor', 6]] as const) {
+      for (const [name, permissions] of [
+        ['device', 1],
+        ['reader', 2],
+        ['editor', 6],
+      ] as const) {
         const user = await service.store.users.create({ username: name, password_hash: 'x', permissions, created_at: Date.now() });
         tokens[name] = await issuer.issue(user!, Date.now());
       }

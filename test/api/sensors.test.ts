@@ -26,9 +26,36 @@ describe.each(storeKinds())('sensors (%s)', (kind) => {
     const res = await service.get('/sensors/0');
     expect(res.status).toBe(200);
     expect(res.body).toEqual([
-      { sensor_id: 1, sensor_type: 'ec', prototype_id: 0, sensor_unit: 'mS/cm', threshold_critically_low: 0, threshold_low: 1, threshold_high: 2, threshold_critically_high: 3 },
-      { sensor_id: 2, sensor_type: 'ph', prototype_id: 0, sensor_unit: 'pH', threshold_critically_low: 0, threshold_low: 4, threshold_high: 7, threshold_critically_high: 10 },
-      { sensor_id: 3, sensor_type: 'temperature', prototype_id: 0, sensor_unit: 'Celsius', threshold_critically_low: 0, threshold_low: 10, threshold_high: 30, threshold_critically_high: 40 },
+      {
+        sensor_id: 1,
+        sensor_type: 'ec',
+        prototype_id: 0,
+        sensor_unit: 'mS/cm',
+        threshold_critically_low: 0,
+        threshold_low: 1,
+        threshold_high: 2,
+        threshold_critically_high: 3,
+      },
+      {
+        sensor_id: 2,
+        sensor_type: 'ph',
+        prototype_id: 0,
+        sensor_unit: 'pH',
+        threshold_critically_low: 0,
+        threshold_low: 4,
+        threshold_high: 7,
+        threshold_critically_high: 10,
+      },
+      {
+        sensor_id: 3,
+        sensor_type: 'temperature',
+        prototype_id: 0,
+        sensor_unit: 'Celsius',
+        threshold_critically_low: 0,
+        threshold_low: 10,
+        threshold_high: 30,
+        threshold_critically_high: 40,
+      },
     ]);
   });
 
@@ -45,7 +72,13 @@ describe.each(storeKinds())('sensors (%s)', (kind) => {
   });
 
   it('accepts equal thresholds', async () => {
-    const res = await service.post('/sensors/', { ...phSensor, threshold_critically_low: 5, threshold_low: 5, threshold_high: 5, threshold_critically_high: 5 });
+    const res = await service.post('/sensors/', {
+      ...phSensor,
+      threshold_critically_low: 5,
+      threshold_low: 5,
+      threshold_high: 5,
+      threshold_critically_high: 5,
+    });
     expect(res.status).toBe(200);
   });
 
@@ -122,10 +155,38 @@ describe.each(storeKinds())('sensors (%s)', (kind) => {
     });
 
     it.each([
-      ['an unknown sensor', (id: number) => [{ sensor_id: id, sensor_unit: 'x' }, { sensor_id: 9999, sensor_unit: 'y' }], 404],
-      ['an unknown prototype', (id: number) => [{ sensor_id: id, sensor_unit: 'x' }, { sensor_id: id, prototype_id: 777 }], 404],
-      ['thresholds out of order after merging', (id: number) => [{ sensor_id: id, sensor_unit: 'x' }, { sensor_id: id, threshold_low: 100 }], 422],
-      ['an invalid field in a later element', (id: number) => [{ sensor_id: id, sensor_unit: 'x' }, { sensor_id: id, sensor_type: 'radar' }], 422],
+      [
+        'an unknown sensor',
+        (id: number) => [
+          { sensor_id: id, sensor_unit: 'x' },
+          { sensor_id: 9999, sensor_unit: 'y' },
+        ],
+        404,
+      ],
+      [
+        'an unknown prototype',
+        (id: number) => [
+          { sensor_id: id, sensor_unit: 'x' },
+          { sensor_id: id, prototype_id: 777 },
+        ],
+        404,
+      ],
+      [
+        'thresholds out of order after merging',
+        (id: number) => [
+          { sensor_id: id, sensor_unit: 'x' },
+          { sensor_id: id, threshold_low: 100 },
+        ],
+        422,
+      ],
+      [
+        'an invalid field in a later element',
+        (id: number) => [
+          { sensor_id: id, sensor_unit: 'x' },
+          { sensor_id: id, sensor_type: 'radar' },
+        ],
+        422,
+      ],
       ['a missing sensor_id', (id: number) => [{ sensor_id: id, sensor_unit: 'x' }, { sensor_unit: 'y' }], 422],
     ])('is all-or-nothing: %s changes nothing', async (_name, makeBody, status) => {
       const s = (await service.post('/sensors/', { ...phSensor, prototype_id: 1 })).body;

@@ -38,7 +38,9 @@ describe('slow clients', { timeout: 120_000 }, () => {
   afterAll(() => service?.close());
 
   it('are cut off at the header and request limits while ordinary requests keep answering', async () => {
-    const slowHeaders = Array.from({ length: 150 }, () => slowClient(port, '', 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ' + 'a'.repeat(100), 200));
+    const slowHeaders = Array.from({ length: 150 }, () =>
+      slowClient(port, '', 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ' + 'a'.repeat(100), 200),
+    );
     const body = JSON.stringify({ sensor_id: 1, value: 1 });
     const slowBodies = Array.from({ length: 150 }, () => {
       const head = `POST /measurements HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length + 100}\r\n\r\n`;
@@ -75,7 +77,9 @@ describe('the connection cap', { timeout: 120_000 }, () => {
   afterAll(() => service?.close());
 
   it('closes connections beyond it at once, and serves again once the slow ones are cut off', async () => {
-    const slow = Array.from({ length: 20 }, () => slowClient(port, '', 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ' + 'a'.repeat(100), 200));
+    const slow = Array.from({ length: 20 }, () =>
+      slowClient(port, '', 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ' + 'a'.repeat(100), 200),
+    );
     // Give the server the moment it needs to accept them all.
     await new Promise((resolve) => setTimeout(resolve, 300));
     const beyond = slowClient(port, 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n', '', 1000);

@@ -54,7 +54,10 @@ describe.each(storeKinds())('users and tokens, open mode (%s)', (kind) => {
   it('logs in with a form, multipart or JSON body, ignoring the other OAuth2 fields', async () => {
     const viaForm = await login({ username: 'ana', password: 'correct horse', grant_type: 'password', scope: '', client_id: 'x' });
     expect(viaForm.status).toBe(200);
-    const viaMultipart = await fetch(`${service.url}/token`, { method: 'POST', body: multipart({ username: 'ana', password: 'correct horse' }) });
+    const viaMultipart = await fetch(`${service.url}/token`, {
+      method: 'POST',
+      body: multipart({ username: 'ana', password: 'correct horse' }),
+    });
     expect(viaMultipart.status).toBe(200);
     const viaJson = await service.post('/token', { username: 'ana', password: 'correct horse' });
     expect(viaJson.status).toBe(200);
@@ -62,7 +65,10 @@ describe.each(storeKinds())('users and tokens, open mode (%s)', (kind) => {
   });
 
   it('answers 401 with WWW-Authenticate for a wrong password or an unknown user', async () => {
-    for (const fields of [{ username: 'ana', password: 'wrong one' }, { username: 'nobody', password: 'whatever1' }]) {
+    for (const fields of [
+      { username: 'ana', password: 'wrong one' },
+      { username: 'nobody', password: 'whatever1' },
+    ]) {
       const res = await login(fields);
       expect(res.status).toBe(401);
       expect(res.body).toEqual({ detail: 'Incorrect username or password' });
@@ -139,14 +145,18 @@ describe.each(storeKinds())('users and tokens, open mode (%s)', (kind) => {
     const unsigned = `${Buffer.from(JSON.stringify({ alg: 'none' })).toString('base64url')}.${good.split('.')[1]}.`;
     // Signed with the right secret but lacking the claims a token of ours has.
     const secret = new TextEncoder().encode(await service.store.settings.get('token_secret'));
-    const partial = await new SignJWT({ permissions: 15 }).setProtectedHeader({ alg: 'HS256' }).setSubject('ana').setExpirationTime('1h').sign(secret);
+    const partial = await new SignJWT({ permissions: 15 })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('ana')
+      .setExpirationTime('1h')
+      .sign(secret);
     const otherAlgorithm = await new SignJWT({ permissions: 15, uid: 1, gen: 0 })
       .setProtectedHeader({ alg: 'HS512' })
       .setSubject('ana')
       .setIssuedAt()
       .setExpirationTime('1h')
       .setJti('x')
-      .sign(new Uint8Array(Buffer.from(await service.store.settings.get('token_secret') as string)));
+      .sign(new Uint8Array(Buffer.from((await service.store.settings.get('token_secret')) as string)));
     for (const token of [forged, tampered, unsigned, partial, otherAlgorithm, 'not.a.jwt', 'garbage', good.slice(0, -2)]) {
       const res = await service.get('/users/items/', { token });
       expect(res.status, token).toBe(401);
@@ -240,11 +250,7 @@ describe.each(storeKinds())('users and tokens, open mode (%s)', (kind) => {
   it('lets no burst of concurrent guesses past the limit', async () => {
     service.clock.now = T0 + 48 * 3600_000;
     await service.request('POST', '/users/new/', form({ username: 'eli', password: 'right password' }));
-    const guesses = await Promise.all(
-      Array.from({ length: 12 }, (_, i) =>
-        login({ username: 'eli', password: `guess ${i}` }),
-      ),
-    );
+    const guesses = await Promise.all(Array.from({ length: 12 }, (_, i) => login({ username: 'eli', password: `guess ${i}` })));
     const statuses = guesses.map((g) => g.status).sort();
     expect(statuses.filter((s) => s === 401)).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(7);

@@ -32,9 +32,18 @@ describe.each(storeKinds())('existing clients against the service (%s)', (kind) 
   it('a sensor script posts readings with the sensor id taken from argv', async () => {
     const res = await call('POST', '/measurements', json({ value: 6.4, sensor_id: '2' }));
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ measurement_id: expect.any(Number), sensor_id: 2, value: 6.4, timestamp: new Date(start).toISOString() });
+    expect(await res.json()).toEqual({
+      measurement_id: expect.any(Number),
+      sensor_id: 2,
+      value: 6.4,
+      timestamp: new Date(start).toISOString(),
+    });
     // A reading from a device that was offline for eight days, sent late with its own timestamp.
-    const late = await call('POST', '/measurements', json({ value: 5.9, sensor_id: '2', timestamp: new Date(start - 8 * DAY).toISOString() }));
+    const late = await call(
+      'POST',
+      '/measurements',
+      json({ value: 5.9, sensor_id: '2', timestamp: new Date(start - 8 * DAY).toISOString() }),
+    );
     expect(late.status).toBe(200);
   });
 
@@ -118,7 +127,11 @@ describe.each(storeKinds())('existing clients against the service (%s)', (kind) 
     const origin = 'http://dashboard.example:4200';
 
     const sensors = await readJson<{ sensor_id: number; sensor_type: string }[]>('/sensors/0');
-    expect(sensors.map((s) => [s.sensor_id, s.sensor_type])).toEqual([[1, 'ec'], [2, 'ph'], [3, 'temperature']]);
+    expect(sensors.map((s) => [s.sensor_id, s.sensor_type])).toEqual([
+      [1, 'ec'],
+      [2, 'ph'],
+      [3, 'temperature'],
+    ]);
     const week = await readJson<{ sensor_id: number; value: number }[]>('/measurements/2?time_delta=07d,00:00:00');
     // The eight-day-old reading is outside the window.
     expect(week).toEqual([{ measurement_id: expect.any(Number), sensor_id: 2, value: 6.4, timestamp: new Date(start).toISOString() }]);
@@ -128,7 +141,10 @@ describe.each(storeKinds())('existing clients against the service (%s)', (kind) 
     // While the user edits, the pump runs and reports: the dashboard's copy of last_activated is now old.
     service.clock.now = start + 110_000;
     expect((await readJson<Activation>('/actuators/1/state')).activate).toBe(true);
-    expect((await call('PATCH', '/actuators/1/last_activated', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' })).status).toBe(200);
+    expect(
+      (await call('PATCH', '/actuators/1/last_activated', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' }))
+        .status,
+    ).toBe(200);
 
     // The browser asks first (another origin, a JSON PATCH), then sends back the whole objects.
     const preflight = await call('OPTIONS', '/actuators', {
@@ -137,12 +153,17 @@ describe.each(storeKinds())('existing clients against the service (%s)', (kind) 
     expect(preflight.status).toBeLessThan(300);
     expect(preflight.headers.get('access-control-allow-methods')).toContain('PATCH');
     const edited = given.map((a) => ({ ...a, condition_value: 1.0, actuator_name: 'acid' }));
-    const res = await call('PATCH', '/actuators', { headers: { 'content-type': 'application/json', origin }, body: JSON.stringify(edited) });
+    const res = await call('PATCH', '/actuators', {
+      headers: { 'content-type': 'application/json', origin },
+      body: JSON.stringify(edited),
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     const saved = (await res.json()) as Actuator[];
     // The edits are kept; last_activated is the pump's report, not the dashboard's stale copy.
-    expect(saved).toEqual(given.map((a) => ({ ...a, condition_value: 1.0, actuator_name: 'acid', last_activated: new Date(start + 110_000).toISOString() })));
+    expect(saved).toEqual(
+      given.map((a) => ({ ...a, condition_value: 1.0, actuator_name: 'acid', last_activated: new Date(start + 110_000).toISOString() })),
+    );
     expect(await readJson<Actuator[]>('/actuators/0')).toEqual(saved);
     // So the pump is still waiting out its period.
     service.clock.now = start + 112_000;

@@ -1,3 +1,7 @@
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { type Config, loadConfig, storeOptions } from '../../src/config.js';
@@ -49,7 +53,9 @@ export interface StartOptions {
 /** The service over a real port on loopback, on a fresh SQLite file or PostgreSQL database. */
 export async function startService(kind: StoreKind, options: StartOptions = {}): Promise<TestService> {
   const database = options.database ?? (await scratchDatabase(kind));
-  const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', ...options.env });
+  // Timelapses go to a folder of the test's own (made only when a timelapse starts), never ./data.
+  const timelapseDir = join(tmpdir(), `sensorhub-timelapses-${randomBytes(6).toString('hex')}`);
+  const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', TIMELAPSE_DIR: timelapseDir, ...options.env });
   const store = await openStore(config.databaseUrl, storeOptions(config));
   const clock: { now: number | undefined } = { now: undefined };
   const app = await buildApp(config, store, { now: () => clock.now ?? Date.now(), logger: false, bus: options.bus });
@@ -89,6 +95,7 @@ export async function startService(kind: StoreKind, options: StartOptions = {}):
       await app.close();
       await store.close();
       if (!options.database) await database.drop();
+      if (!options.env?.TIMELAPSE_DIR) rmSync(timelapseDir, { recursive: true, force: true });
     },
   };
 }

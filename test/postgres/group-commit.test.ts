@@ -19,7 +19,10 @@ describe.runIf(process.env.TEST_DATABASE_URL)('PostgreSQL ingest under concurren
     const requests = Array.from({ length: 300 }, (_, i) =>
       Array.from({ length: 1 + (i % 3) }, (_, k) => ({ sensor_id: 1 + ((i + k) % 3), value: i + k / 10, timestamp: 1_000_000 + i })),
     );
-    const faulty = [{ sensor_id: 1, value: -1, timestamp: 5 }, { sensor_id: 999, value: -2, timestamp: 5 }];
+    const faulty = [
+      { sensor_id: 1, value: -1, timestamp: 5 },
+      { sensor_id: 999, value: -2, timestamp: 5 },
+    ];
     const results = await Promise.allSettled([...requests.map((rows) => store.ingest(rows)), store.ingest(faulty)]);
 
     const refused = results.pop();
@@ -31,7 +34,11 @@ describe.runIf(process.env.TEST_DATABASE_URL)('PostgreSQL ingest under concurren
     });
     const answered = results.flatMap((r) => (r as PromiseFulfilledResult<Awaited<ReturnType<Store['ingest']>>>).value);
     const rows = (
-      await sql<{ measurement_id: number; sensor_id: number; value: number }>`select measurement_id, sensor_id, value from measurements order by measurement_id`.execute(store.db)
+      await sql<{
+        measurement_id: number;
+        sensor_id: number;
+        value: number;
+      }>`select measurement_id, sensor_id, value from measurements order by measurement_id`.execute(store.db)
     ).rows;
     // Every acknowledged row is stored under the id it was answered with; nothing of the faulty request is.
     expect(rows).toHaveLength(answered.length);

@@ -32,13 +32,26 @@ describe.runIf(process.env.TEST_DATABASE_URL)('several service processes on one 
   });
 
   it('hands out distinct ids to concurrent writers on both processes', async () => {
-    const sensor = { sensor_type: 'ph', prototype_id: 0, sensor_unit: 'pH', threshold_critically_low: 0, threshold_low: 5, threshold_high: 7, threshold_critically_high: 14 };
+    const sensor = {
+      sensor_type: 'ph',
+      prototype_id: 0,
+      sensor_unit: 'pH',
+      threshold_critically_low: 0,
+      threshold_low: 5,
+      threshold_high: 7,
+      threshold_critically_high: 14,
+    };
     const created = await Promise.all(Array.from({ length: 40 }, (_, i) => json(`${(i % 2 ? a : b).url}/sensors/`, 'POST', sensor)));
     expect(created.every((r) => r.status === 200)).toBe(true);
     const ids = created.map((r) => r.body.sensor_id);
     expect(new Set(ids).size).toBe(40);
     const measurements = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => json(`${(i % 2 ? a : b).url}/measurements`, 'POST', [{ sensor_id: 1, value: i }, { sensor_id: 2, value: i }])),
+      Array.from({ length: 40 }, (_, i) =>
+        json(`${(i % 2 ? a : b).url}/measurements`, 'POST', [
+          { sensor_id: 1, value: i },
+          { sensor_id: 2, value: i },
+        ]),
+      ),
     );
     const measurementIds = measurements.flatMap((r) => r.body.map((m: { measurement_id: number }) => m.measurement_id));
     expect(new Set(measurementIds).size).toBe(80);
@@ -49,7 +62,16 @@ describe.runIf(process.env.TEST_DATABASE_URL)('several service processes on one 
     const patches = Array.from({ length: rounds * 2 }, (_, i) => {
       const unit = `u${i}`;
       // Opposite orders on the two processes: deadlocks are resolved by running the loser again.
-      const body = i % 2 ? [{ sensor_id: 1, sensor_unit: unit }, { sensor_id: 2, sensor_unit: unit }] : [{ sensor_id: 2, sensor_unit: unit }, { sensor_id: 1, sensor_unit: unit }];
+      const body =
+        i % 2
+          ? [
+              { sensor_id: 1, sensor_unit: unit },
+              { sensor_id: 2, sensor_unit: unit },
+            ]
+          : [
+              { sensor_id: 2, sensor_unit: unit },
+              { sensor_id: 1, sensor_unit: unit },
+            ];
       return json(`${(i % 2 ? a : b).url}/sensors`, 'PATCH', body);
     });
     const results = await Promise.all(patches);

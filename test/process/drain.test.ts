@@ -32,7 +32,9 @@ describe.each(storeKinds())('SIGTERM drain (%s)', { timeout: 120_000 }, (kind) =
     let answer = '';
     inFlight.on('data', (chunk) => (answer += chunk.toString()));
     const answered = new Promise<void>((resolve) => inFlight.on('close', () => resolve()));
-    inFlight.write(`POST /measurements HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
+    inFlight.write(
+      `POST /measurements HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
+    );
     await new Promise((resolve) => setTimeout(resolve, 300));
 
     const exited = service.stop('SIGTERM');

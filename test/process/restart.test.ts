@@ -26,8 +26,13 @@ describe.each(storeKinds())('restart on the same store (%s)', (kind) => {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
-        sensor_type: 'humidity', prototype_id: 5, sensor_unit: '%',
-        threshold_critically_low: 10, threshold_low: 30, threshold_high: 70, threshold_critically_high: 90,
+        sensor_type: 'humidity',
+        prototype_id: 5,
+        sensor_unit: '%',
+        threshold_critically_low: 10,
+        threshold_low: 30,
+        threshold_high: 70,
+        threshold_critically_high: 90,
       }),
     });
     expect(sensor.status).toBe(200);

@@ -52,7 +52,14 @@ describe.each(storeKinds())('changes published by the services (%s)', (kind) => 
   });
 
   it('measurements refused (unknown sensor, future timestamp): nothing', async () => {
-    expect((await service.post('/measurements', [{ sensor_id: 1, value: 1 }, { sensor_id: 999, value: 2 }])).status).toBe(404);
+    expect(
+      (
+        await service.post('/measurements', [
+          { sensor_id: 1, value: 1 },
+          { sensor_id: 999, value: 2 },
+        ])
+      ).status,
+    ).toBe(404);
     expect((await service.post('/measurements', { sensor_id: 1, value: 1, timestamp: '2999-01-01T00:00:00Z' })).status).toBe(422);
     expect(heard).toEqual([]);
   });
@@ -75,10 +82,20 @@ describe.each(storeKinds())('changes published by the services (%s)', (kind) => 
     heard.length = 0;
     const id = created.body.sensor_id;
     expect((await service.patch('/sensors', [{ sensor_id: id, sensor_unit: 'x' }, { sensor_id: 999 }])).status).toBe(404);
-    expect((await service.patch('/sensors', [{ sensor_id: id, sensor_unit: 'x' }, { sensor_id: 1, threshold_high: -1 }])).status).toBe(422);
+    expect(
+      (
+        await service.patch('/sensors', [
+          { sensor_id: id, sensor_unit: 'x' },
+          { sensor_id: 1, threshold_high: -1 },
+        ])
+      ).status,
+    ).toBe(422);
     expect(heard).toEqual([]);
 
-    const patched = await service.patch('/sensors', [{ sensor_id: id, sensor_unit: 'mV' }, { sensor_id: 1, threshold_high: 2.5 }]);
+    const patched = await service.patch('/sensors', [
+      { sensor_id: id, sensor_unit: 'mV' },
+      { sensor_id: 1, threshold_high: 2.5 },
+    ]);
     expect(patched.status).toBe(200);
     expect(heard).toEqual(patched.body.map((sensor: unknown) => ({ topic: 'sensor', change: { action: 'updated', sensor } })));
   });
@@ -131,12 +148,17 @@ describe.each(storeKinds())('changes published by the services (%s)', (kind) => 
   });
 
   it('synthetic data: the sensors and counts once committed; refused options publish nothing', async () => {
-    expect((await service.post('/Measurement/Random', { nb_measurements: 10, yearly_measurements_ratio: 0.9, dayly_measurements_ratio: 0.9 })).status).toBe(422);
+    expect(
+      (await service.post('/Measurement/Random', { nb_measurements: 10, yearly_measurements_ratio: 0.9, dayly_measurements_ratio: 0.9 }))
+        .status,
+    ).toBe(422);
     expect(heard).toEqual([]);
     const res = await service.post('/Measurement/Random', { nb_measurements: 10 });
     expect(res.status).toBe(200);
     const sensors = (await service.get('/sensors/0')).body.map((s: { sensor_id: number }) => s.sensor_id);
-    expect(heard).toEqual([{ topic: 'generated', change: { sensorIds: sensors, generated: res.body.generated, deleted: res.body.deleted } }]);
+    expect(heard).toEqual([
+      { topic: 'generated', change: { sensorIds: sensors, generated: res.body.generated, deleted: res.body.deleted } },
+    ]);
   });
 });
 
@@ -147,7 +169,8 @@ describe('changes are published after the commit (SQLite, read from another conn
     const other = new SQLite(service.database.url.replace(/^sqlite:/, ''), { readonly: true });
     const seen: unknown[] = [];
     bus.subscribe('sensor', (change) => {
-      if (change.action !== 'deleted') seen.push(other.prepare('select sensor_unit from sensors where sensor_id = ?').get(change.sensor.sensor_id));
+      if (change.action !== 'deleted')
+        seen.push(other.prepare('select sensor_unit from sensors where sensor_id = ?').get(change.sensor.sensor_id));
     });
     bus.subscribe('measurements', ({ rows }) => {
       seen.push(other.prepare('select value from measurements where measurement_id = ?').get(rows[0].measurement_id));

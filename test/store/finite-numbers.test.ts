@@ -19,15 +19,29 @@ describe.each(storeKinds())('finite numbers in the store (%s)', (kind) => {
       await old.db
         .insertInto('sensors')
         .values({
-          sensor_id: 1, sensor_type: 'ph', prototype_id: 0, sensor_unit: 'pH',
-          threshold_critically_low: -Infinity, threshold_low: 5, threshold_high: 7, threshold_critically_high: Infinity,
+          sensor_id: 1,
+          sensor_type: 'ph',
+          prototype_id: 0,
+          sensor_unit: 'pH',
+          threshold_critically_low: -Infinity,
+          threshold_low: 5,
+          threshold_high: 7,
+          threshold_critically_high: Infinity,
         })
         .execute();
       await old.db
         .insertInto('actuators')
         .values({
-          actuator_id: 1, actuator_type: 'acid_pump', sensor_id: 1, condition_value: -Infinity, activation_condition: 'low',
-          activation_period: Infinity, activation_duration: 2, actuator_name: null, enabled: dialect.bool(true), last_activated: dialect.time(AT),
+          actuator_id: 1,
+          actuator_type: 'acid_pump',
+          sensor_id: 1,
+          condition_value: -Infinity,
+          activation_condition: 'low',
+          activation_period: Infinity,
+          activation_duration: 2,
+          actuator_name: null,
+          enabled: dialect.bool(true),
+          last_activated: dialect.time(AT),
         } as never)
         .execute();
       const values = kind === 'postgres' ? [1.5, Infinity, -Infinity, Number.NaN] : [1.5, Infinity, -Infinity];
@@ -47,7 +61,12 @@ describe.each(storeKinds())('finite numbers in the store (%s)', (kind) => {
         expect(actuator).toEqual({ condition_value: -Number.MAX_VALUE, activation_period: Number.MAX_VALUE });
 
         for (const value of [Infinity, -Infinity, Number.NaN]) {
-          await expect(store.db.insertInto('measurements').values({ sensor_id: 1, value, timestamp: dialect.time(AT) } as never).execute()).rejects.toThrow();
+          await expect(
+            store.db
+              .insertInto('measurements')
+              .values({ sensor_id: 1, value, timestamp: dialect.time(AT) } as never)
+              .execute(),
+          ).rejects.toThrow();
           await expect(store.db.updateTable('measurements').set({ value }).execute()).rejects.toThrow();
           await expect(store.db.updateTable('sensors').set({ threshold_low: value }).execute()).rejects.toThrow();
           await expect(store.db.updateTable('actuators').set({ activation_duration: value }).execute()).rejects.toThrow();

@@ -58,7 +58,9 @@ describe('SQLite group commit', () => {
     await expect(good).resolves.toHaveLength(1);
     await expect(bad).rejects.toThrow(/FOREIGN KEY/);
     await expect(alsoGood).resolves.toHaveLength(1);
-    expect((sqlite.prepare('select value from measurements order by value').all() as { value: number }[]).map((r) => r.value)).toEqual([1, 4]);
+    expect((sqlite.prepare('select value from measurements order by value').all() as { value: number }[]).map((r) => r.value)).toEqual([
+      1, 4,
+    ]);
   });
 
   it('waits while another transaction is open on the connection', async () => {

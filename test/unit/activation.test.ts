@@ -37,13 +37,22 @@ describe('activationFor', () => {
   });
 
   it('says no until the period has elapsed; exactly elapsed allows activation', () => {
-    expect(activationFor({ ...pump, last_activated: NOW - 299_999 }, reading(7), NOW, STALE)).toMatchObject({ activate: false, status: STATUS.waiting });
-    expect(activationFor({ ...pump, last_activated: NOW - 300_000 }, reading(7), NOW, STALE)).toMatchObject({ activate: true, status: STATUS.ok });
+    expect(activationFor({ ...pump, last_activated: NOW - 299_999 }, reading(7), NOW, STALE)).toMatchObject({
+      activate: false,
+      status: STATUS.waiting,
+    });
+    expect(activationFor({ ...pump, last_activated: NOW - 300_000 }, reading(7), NOW, STALE)).toMatchObject({
+      activate: true,
+      status: STATUS.ok,
+    });
     expect(activationFor({ ...pump, activation_period: 0, last_activated: NOW }, reading(7), NOW, STALE).activate).toBe(true);
   });
 
   it('says no for a zero duration, after the period rule', () => {
-    expect(activationFor({ ...pump, activation_duration: 0 }, reading(7), NOW, STALE)).toMatchObject({ activate: false, status: STATUS.zeroDuration });
+    expect(activationFor({ ...pump, activation_duration: 0 }, reading(7), NOW, STALE)).toMatchObject({
+      activate: false,
+      status: STATUS.zeroDuration,
+    });
     expect(activationFor({ ...pump, activation_duration: 0, last_activated: NOW }, reading(7), NOW, STALE).status).toBe(STATUS.waiting);
   });
 
@@ -53,9 +62,15 @@ describe('activationFor', () => {
 
   it('a value equal to the condition value activates only "always"', () => {
     for (const activation_condition of ['high', 'low', 'low_or_high'] as const) {
-      expect(activationFor({ ...pump, activation_condition }, reading(6), NOW, STALE)).toMatchObject({ activate: false, status: STATUS.ok });
+      expect(activationFor({ ...pump, activation_condition }, reading(6), NOW, STALE)).toMatchObject({
+        activate: false,
+        status: STATUS.ok,
+      });
     }
-    expect(activationFor({ ...pump, activation_condition: 'always' }, reading(6), NOW, STALE)).toMatchObject({ activate: true, status: STATUS.ok });
+    expect(activationFor({ ...pump, activation_condition: 'always' }, reading(6), NOW, STALE)).toMatchObject({
+      activate: true,
+      status: STATUS.ok,
+    });
   });
 
   it('"always" still obeys every rule before the condition', () => {
@@ -75,14 +90,17 @@ describe('activationFor', () => {
   });
 
   it('no measurement comes before the period and the duration', () => {
-    expect(activationFor({ ...pump, last_activated: NOW, activation_duration: 0 }, undefined, NOW, STALE).status).toBe(STATUS.noMeasurement);
+    expect(activationFor({ ...pump, last_activated: NOW, activation_duration: 0 }, undefined, NOW, STALE).status).toBe(
+      STATUS.noMeasurement,
+    );
   });
 
   it('puts the exact period boundary where the period says, also for decimal periods', () => {
     // 2.007 * 1000 is 2007.0000000000002 in floating point; the boundary must still be 2007 ms.
     for (const period of [2.007, 2.011, 1.001, 1.1, 0.001, 4.35, 86_400.5]) {
       const ms = Math.round(period * 1000);
-      const at = (elapsed: number) => activationFor({ ...pump, activation_period: period, last_activated: NOW - elapsed }, reading(7), NOW, STALE);
+      const at = (elapsed: number) =>
+        activationFor({ ...pump, activation_period: period, last_activated: NOW - elapsed }, reading(7), NOW, STALE);
       expect(at(ms - 1).status, `period ${period}, 1 ms early`).toBe(STATUS.waiting);
       expect(at(ms).status, `period ${period}, exactly elapsed`).toBe(STATUS.ok);
       expect(at(ms).activate).toBe(true);
@@ -99,16 +117,28 @@ describe('activationFor', () => {
   });
 
   it('a last_activated in the future (the clock was set back) keeps the pump waiting', () => {
-    expect(activationFor({ ...pump, last_activated: NOW + 3600_000 }, reading(7), NOW, STALE)).toMatchObject({ activate: false, status: STATUS.waiting });
+    expect(activationFor({ ...pump, last_activated: NOW + 3600_000 }, reading(7), NOW, STALE)).toMatchObject({
+      activate: false,
+      status: STATUS.waiting,
+    });
     expect(activationFor({ ...pump, activation_period: 0, last_activated: NOW + 1 }, reading(7), NOW, STALE).status).toBe(STATUS.waiting);
   });
 
   it('says no when a time or a number cannot be compared (NaN), never yes', () => {
     expect(activationFor(pump, { value: 7, timestamp: Number.NaN }, NOW, STALE)).toMatchObject({ activate: false, status: STATUS.stale });
     expect(activationFor(pump, reading(7), NOW, Number.NaN)).toMatchObject({ activate: false, status: STATUS.stale });
-    expect(activationFor({ ...pump, last_activated: Number.NaN }, reading(7), NOW, STALE)).toMatchObject({ activate: false, status: STATUS.waiting });
-    expect(activationFor({ ...pump, activation_period: Number.NaN }, reading(7), NOW, STALE)).toMatchObject({ activate: false, status: STATUS.waiting });
-    expect(activationFor({ ...pump, activation_duration: Number.NaN }, reading(7), NOW, STALE)).toMatchObject({ activate: false, status: STATUS.zeroDuration });
+    expect(activationFor({ ...pump, last_activated: Number.NaN }, reading(7), NOW, STALE)).toMatchObject({
+      activate: false,
+      status: STATUS.waiting,
+    });
+    expect(activationFor({ ...pump, activation_period: Number.NaN }, reading(7), NOW, STALE)).toMatchObject({
+      activate: false,
+      status: STATUS.waiting,
+    });
+    expect(activationFor({ ...pump, activation_duration: Number.NaN }, reading(7), NOW, STALE)).toMatchObject({
+      activate: false,
+      status: STATUS.zeroDuration,
+    });
     for (const activation_condition of ['high', 'low', 'low_or_high'] as const) {
       expect(activationFor({ ...pump, activation_condition }, reading(Number.NaN), NOW, STALE).activate).toBe(false);
       expect(activationFor({ ...pump, activation_condition, condition_value: Number.NaN }, reading(7), NOW, STALE).activate).toBe(false);
@@ -135,18 +165,29 @@ describe('activationFor', () => {
     expect(new Set(cases.map((c) => c.status)).size).toBe(5);
     for (const c of cases) expect(c).toMatchObject({ duration: 5, period: 300 });
     expect(activationFor({ ...pump, activation_duration: 0, activation_period: 0.5 }, reading(7), NOW, STALE)).toEqual({
-      activate: false, status: STATUS.zeroDuration, duration: 0, period: 0.5,
+      activate: false,
+      status: STATUS.zeroDuration,
+      duration: 0,
+      period: 0.5,
     });
   });
 });
 
 describe('conditionHolds', () => {
   it.each([
-    ['high', 7, true], ['high', 6, false], ['high', 5, false],
-    ['low', 5, true], ['low', 6, false], ['low', 7, false],
-    ['low_or_high', 5, true], ['low_or_high', 7, true], ['low_or_high', 6, false],
-    ['always', 6, true], ['always', -100, true],
-    ['high', 6.000000000000001, true], ['low', 5.999999999999999, true],
+    ['high', 7, true],
+    ['high', 6, false],
+    ['high', 5, false],
+    ['low', 5, true],
+    ['low', 6, false],
+    ['low', 7, false],
+    ['low_or_high', 5, true],
+    ['low_or_high', 7, true],
+    ['low_or_high', 6, false],
+    ['always', 6, true],
+    ['always', -100, true],
+    ['high', 6.000000000000001, true],
+    ['low', 5.999999999999999, true],
   ] as const)('%s with value %d against 6 → %s', (condition, value, expected) => {
     expect(conditionHolds(condition, value, 6)).toBe(expected);
   });

@@ -9,7 +9,9 @@ function fakeDatabase() {
   const read = (key: number) => {
     started.push(key);
     const seen = values.get(key);
-    return new Promise<number | undefined>((resolve, reject) => pending.push(() => (seen === -1 ? reject(new Error('gone')) : resolve(seen))));
+    return new Promise<number | undefined>((resolve, reject) =>
+      pending.push(() => (seen === -1 ? reject(new Error('gone')) : resolve(seen))),
+    );
   };
   const releaseAll = async () => {
     for (let i = 0; i < 10 && pending.length > 0; i++) {

@@ -24,7 +24,10 @@ describe('coerceNumericStrings', () => {
     expect(coerceNumericStrings(measurement, { sensor_id: '1.5', value: true })).toEqual({ sensor_id: '1.5', value: true });
     expect(coerceNumericStrings(measurement, { sensor_id: '', value: '' })).toEqual({ sensor_id: '', value: '' });
     expect(coerceNumericStrings(measurement, { value: '0x10' })).toEqual({ value: '0x10' });
-    expect(coerceNumericStrings(measurement, { sensor_id: '99999999999999999999', value: '1e999' })).toEqual({ sensor_id: '99999999999999999999', value: '1e999' });
+    expect(coerceNumericStrings(measurement, { sensor_id: '99999999999999999999', value: '1e999' })).toEqual({
+      sensor_id: '99999999999999999999',
+      value: '1e999',
+    });
   });
 
   it('walks arrays and unions', () => {
@@ -43,8 +46,10 @@ describe('coerceNumericStrings', () => {
 
 describe('isNumericText', () => {
   it('reads the forms of a decimal number and nothing else', () => {
-    for (const text of ['0', '-12', '+3', '1.5', '.5', '2.', '-1e3', '1E+2', ' 7 ', '\t8\n']) expect(isNumericText(text, 'number')).toBe(true);
-    for (const text of ['', '.', '-', '1e', 'e3', '1.2.3', '0x10', '1_000', 'Infinity', 'NaN', '1 2', '١']) expect(isNumericText(text, 'number')).toBe(false);
+    for (const text of ['0', '-12', '+3', '1.5', '.5', '2.', '-1e3', '1E+2', ' 7 ', '\t8\n'])
+      expect(isNumericText(text, 'number')).toBe(true);
+    for (const text of ['', '.', '-', '1e', 'e3', '1.2.3', '0x10', '1_000', 'Infinity', 'NaN', '1 2', '١'])
+      expect(isNumericText(text, 'number')).toBe(false);
     expect(isNumericText('12', 'integer')).toBe(true);
     expect(isNumericText('1.0', 'integer')).toBe(false);
   });

@@ -26,12 +26,20 @@ describe('loadConfig', () => {
       httpRequestTimeoutMs: 30_000,
       httpIdleTimeoutMs: 120_000,
       httpMaxConnections: 512,
+      timelapseDir: './data/timelapses',
+      timelapseMaxFrames: 100_000,
+      ffmpegPath: 'ffmpeg',
     });
   });
 
   it('reads the HTTP limits', () => {
     expect(
-      loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '2000', HTTP_REQUEST_TIMEOUT_MS: '5000', HTTP_IDLE_TIMEOUT_MS: '9000', HTTP_MAX_CONNECTIONS: '64' }),
+      loadConfig({
+        HTTP_HEADERS_TIMEOUT_MS: '2000',
+        HTTP_REQUEST_TIMEOUT_MS: '5000',
+        HTTP_IDLE_TIMEOUT_MS: '9000',
+        HTTP_MAX_CONNECTIONS: '64',
+      }),
     ).toMatchObject({ httpHeadersTimeoutMs: 2000, httpRequestTimeoutMs: 5000, httpIdleTimeoutMs: 9000, httpMaxConnections: 64 });
   });
 
@@ -51,8 +59,14 @@ describe('loadConfig', () => {
       SEED_DEFAULTS: 'false',
       BODY_LIMIT_BYTES: '4096',
       LOG_LEVEL: 'warn',
+      TIMELAPSE_DIR: '/var/lib/sensorhub/timelapses',
+      TIMELAPSE_MAX_FRAMES: '500',
+      FFMPEG_PATH: '/usr/local/bin/ffmpeg',
     });
     expect(config).toMatchObject({
+      timelapseDir: '/var/lib/sensorhub/timelapses',
+      timelapseMaxFrames: 500,
+      ffmpegPath: '/usr/local/bin/ffmpeg',
       port: 9000,
       host: '127.0.0.1',
       databaseUrl: 'postgres://u@db/sensorhub',
@@ -98,6 +112,9 @@ describe('loadConfig', () => {
     ['HTTP_IDLE_TIMEOUT_MS', '-1'],
     ['HTTP_MAX_CONNECTIONS', '0'],
     ['HTTP_MAX_CONNECTIONS', 'many'],
+    ['TIMELAPSE_MAX_FRAMES', '0'],
+    ['TIMELAPSE_MAX_FRAMES', 'lots'],
+    ['TIMELAPSE_MAX_FRAMES', '1000001'],
   ])('refuses %s=%s, naming the variable', (name, value) => {
     let error: unknown;
     try {

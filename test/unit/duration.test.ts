@@ -30,10 +30,23 @@ describe('parseDuration', () => {
     expect(parseDuration(text)).toBe(ms);
   });
 
-  it.each(['', 'P', 'PT', 'P1DT', '-P1D', '-3600', '-1 day, 00:00:00', 'yesterday', '1 week', '7x', '25:61:00', '12:00:75', 'P1H', '1e3', 'NaN'])(
-    'refuses %j',
-    (text) => {
-      expect(parseDuration(text)).toBeUndefined();
-    },
-  );
+  it.each([
+    '',
+    'P',
+    'PT',
+    'P1DT',
+    '-P1D',
+    '-3600',
+    '-1 day, 00:00:00',
+    'yesterday',
+    '1 week',
+    '7x',
+    '25:61:00',
+    '12:00:75',
+    'P1H',
+    '1e3',
+    'NaN',
+  ])('refuses %j', (text) => {
+    expect(parseDuration(text)).toBeUndefined();
+  });
 });

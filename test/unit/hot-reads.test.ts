@@ -9,8 +9,16 @@ import type { PolledReads } from '../../src/store/index.js';
 const NOW = Date.UTC(2026, 10, 22, 12);
 const MEASUREMENT = { measurement_id: 7, sensor_id: 3, value: 4.5, timestamp: NOW - 1000 };
 const ACTUATOR: StoredActuator = {
-  actuator_id: 2, actuator_type: 'acid_pump', sensor_id: 3, condition_value: 5, activation_condition: 'low',
-  activation_period: 60, activation_duration: 4, actuator_name: null, enabled: true, last_activated: NOW - 120_000,
+  actuator_id: 2,
+  actuator_type: 'acid_pump',
+  sensor_id: 3,
+  condition_value: 5,
+  activation_condition: 'low',
+  activation_period: 60,
+  activation_duration: 4,
+  actuator_name: null,
+  enabled: true,
+  last_activated: NOW - 120_000,
 };
 
 /** What the handler recorded for metrics: the seconds of each answer, per route. */
@@ -94,7 +102,12 @@ describe('hot reads in front of the request pipeline', () => {
 
   it('leaves a store error to the route, whether thrown or rejected', async () => {
     for (const polled of [
-      { lastMeasurement: () => { throw new Error('busy'); }, actuator: () => ACTUATOR },
+      {
+        lastMeasurement: () => {
+          throw new Error('busy');
+        },
+        actuator: () => ACTUATOR,
+      },
       { lastMeasurement: () => Promise.reject(new Error('busy')), actuator: async () => ACTUATOR },
     ] as PolledReads[]) {
       const running = await serve(polled);

@@ -5,9 +5,13 @@ import { sharedCapture } from '../../src/picture/cache.js';
 function controlledCapture<T>() {
   const pending: { resolve: (v: T) => void; reject: (e: unknown) => void }[] = [];
   const capture = () => new Promise<T>((resolve, reject) => pending.push({ resolve, reject }));
-  return { capture, pending, get started() {
-    return pending.length;
-  } };
+  return {
+    capture,
+    pending,
+    get started() {
+      return pending.length;
+    },
+  };
 }
 
 describe('sharedCapture', () => {

@@ -22,11 +22,21 @@ describe('random series', () => {
 
   it('splits a share by the ratios, giving what is left over to the year', () => {
     expect(splitShare(1000, options)).toEqual({ year: 800, day: 100, hour: 100 });
-    expect(splitShare(1000, { ...options, dayly_measurements_ratio: 0.05, hourly_measurements_ratio: 0 })).toEqual({ year: 950, day: 50, hour: 0 });
+    expect(splitShare(1000, { ...options, dayly_measurements_ratio: 0.05, hourly_measurements_ratio: 0 })).toEqual({
+      year: 950,
+      day: 50,
+      hour: 0,
+    });
   });
 
   it('places the parts within the last year, day and hour, in time order', () => {
-    const { timestamps } = randomSeries(ph, 10_000, { ...options, yearly_measurements_ratio: 0, dayly_measurements_ratio: 0.5, hourly_measurements_ratio: 0.5 }, now, seededRandom(1));
+    const { timestamps } = randomSeries(
+      ph,
+      10_000,
+      { ...options, yearly_measurements_ratio: 0, dayly_measurements_ratio: 0.5, hourly_measurements_ratio: 0.5 },
+      now,
+      seededRandom(1),
+    );
     const inHour = Array.from(timestamps).filter((t) => t > now - H).length;
     expect(inHour).toBeGreaterThanOrEqual(5000);
     expect(Math.min(...timestamps)).toBeGreaterThan(now - 24 * H);
@@ -62,7 +72,13 @@ describe('random series at the edges of a double', () => {
       const { values } = randomSeries(widest, 2000, { ...options, deviation_rate, smoothing_factor: 0 }, now, seededRandom(5));
       for (const value of values) expect(Number.isFinite(value)).toBe(true);
     }
-    const { values } = randomSeries({ threshold_critically_low: -Number.MAX_VALUE, threshold_critically_high: Number.MAX_VALUE }, 500, options, now, seededRandom(9));
+    const { values } = randomSeries(
+      { threshold_critically_low: -Number.MAX_VALUE, threshold_critically_high: Number.MAX_VALUE },
+      500,
+      options,
+      now,
+      seededRandom(9),
+    );
     for (const value of values) expect(Number.isFinite(value)).toBe(true);
   });
 });

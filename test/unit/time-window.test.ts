@@ -48,6 +48,10 @@ describe('resolveWindow within the years 1 to 9999', () => {
       expect(resolveWindow({ time_delta }, now)).toMatchObject({ field: 'time_delta' });
     }
     expect(resolveWindow({ time_delta: 'PT1S', end_time: yearOne }, now)).toMatchObject({ field: 'time_delta', type: 'value_error' });
-    expect(resolveWindow({ time_delta: 'PT1S', end_time: yearOne + 1000 }, now)).toEqual({ start: yearOne, end: yearOne + 1000, endInclusive: false });
+    expect(resolveWindow({ time_delta: 'PT1S', end_time: yearOne + 1000 }, now)).toEqual({
+      start: yearOne,
+      end: yearOne + 1000,
+      endInclusive: false,
+    });
   });
 });

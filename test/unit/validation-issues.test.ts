@@ -22,8 +22,14 @@ describe('validationIssues', () => {
   });
 
   it('names the query string and the path as FastAPI does', () => {
-    expect(validationIssues([{ keyword: 'type', instancePath: '/id', params: { type: 'integer' } }], 'params')[0].loc).toEqual(['path', 'id']);
-    expect(validationIssues([{ keyword: 'type', instancePath: '/n', params: { type: 'integer' } }], 'querystring')[0].loc).toEqual(['query', 'n']);
+    expect(validationIssues([{ keyword: 'type', instancePath: '/id', params: { type: 'integer' } }], 'params')[0].loc).toEqual([
+      'path',
+      'id',
+    ]);
+    expect(validationIssues([{ keyword: 'type', instancePath: '/n', params: { type: 'integer' } }], 'querystring')[0].loc).toEqual([
+      'query',
+      'n',
+    ]);
   });
 
   it('prefers the branch errors of a union over the union summary', () => {

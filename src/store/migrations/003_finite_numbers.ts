@@ -48,7 +48,10 @@ export function finiteNumbersMigration(kind: StoreKind): Migration {
           }
           continue;
         }
-        const anyNotFinite = sql.join(columns.map((column) => sql`abs(new.${sql.ref(column)}) = 9e999`), sql` or `);
+        const anyNotFinite = sql.join(
+          columns.map((column) => sql`abs(new.${sql.ref(column)}) = 9e999`),
+          sql` or `,
+        );
         const message = sql.lit(`${table}: ${columns.join(', ')} must be finite`);
         for (const event of ['insert', 'update'] as const) {
           await sql`create trigger ${sql.ref(`${table}_finite_${event}`)} before ${sql.raw(event)} on ${sql.table(table)}

@@ -22,7 +22,9 @@ export function noNulMigration(kind: StoreKind): Migration {
         const rows = await sql<{ id: number; text: string }>`select rowid as id, ${sql.ref(column)} as text from ${sql.table(table)}
           where instr(cast(${sql.ref(column)} as blob), x'00') > 0`.execute(db);
         for (const { id, text } of rows.rows) {
-          await sql`update ${sql.table(table)} set ${sql.ref(column)} = ${text.replaceAll('\u0000', '\ufffd')} where rowid = ${id}`.execute(db);
+          await sql`update ${sql.table(table)} set ${sql.ref(column)} = ${text.replaceAll('\u0000', '\ufffd')} where rowid = ${id}`.execute(
+            db,
+          );
         }
       }
     },

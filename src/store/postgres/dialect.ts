@@ -28,7 +28,9 @@ export const postgresDialect: Dialect = {
   async lockRows(db, table, ids) {
     if (ids.length === 0) return;
     const key = table === 'sensors' ? 'sensor_id' : 'actuator_id';
-    await sql`select ${sql.ref(key)} from ${sql.table(table)} where ${sql.ref(key)} in (${sql.join([...new Set(ids)])}) order by ${sql.ref(key)} for update`.execute(db);
+    await sql`select ${sql.ref(key)} from ${sql.table(table)} where ${sql.ref(key)} in (${sql.join([...new Set(ids)])}) order by ${sql.ref(key)} for update`.execute(
+      db,
+    );
   },
 
   forUpdate: (query) => query.forUpdate(),
@@ -73,7 +75,9 @@ export const postgresDialect: Dialect = {
       const end = Math.min(timestamps.length, i + ROWS_PER_ARRAY_INSERT);
       await sql`insert into measurements (sensor_id, value, timestamp)
         select ${sensorId}, u.value, timestamptz 'epoch' + u.ms * interval '1 millisecond'
-        from unnest(${Array.from(values.subarray(i, end))}::float8[], ${Array.from(timestamps.subarray(i, end))}::int8[]) as u(value, ms)`.execute(db);
+        from unnest(${Array.from(values.subarray(i, end))}::float8[], ${Array.from(timestamps.subarray(i, end))}::int8[]) as u(value, ms)`.execute(
+        db,
+      );
     }
   },
 
@@ -87,6 +91,8 @@ export const postgresDialect: Dialect = {
   },
 
   async continueIdentity(db, table, column) {
-    await sql`select setval(pg_get_serial_sequence(${table}, ${column}), coalesce((select max(${sql.ref(column)}) from ${sql.table(table)}), 0) + 1, false)`.execute(db);
+    await sql`select setval(pg_get_serial_sequence(${table}, ${column}), coalesce((select max(${sql.ref(column)}) from ${sql.table(table)}), 0) + 1, false)`.execute(
+      db,
+    );
   },
 };

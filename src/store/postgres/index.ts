@@ -27,7 +27,9 @@ export async function openPostgresStore(databaseUrl: string, options: OpenStoreO
   const repos = repositories(db, dialect);
   const hot = postgresHotPaths(pool);
   const instruments: StoreInstruments = {};
-  const groupCommit = postgresGroupCommit(hot.insert, { onGroupCommitted: (requests, rows) => instruments.groupCommitted?.(requests, rows) });
+  const groupCommit = postgresGroupCommit(hot.insert, {
+    onGroupCommitted: (requests, rows) => instruments.groupCommitted?.(requests, rows),
+  });
   const polled = { lastMeasurement: coalesceReads(hot.lastMeasurement), actuator: coalesceReads(hot.actuator) };
   const known = knownSensors(repos.sensors, repos.sensors.existing);
 

@@ -12,7 +12,11 @@ export interface StoredPicture {
 export function pictureRepository(db: Kysely<Database>, dialect: Dialect) {
   return {
     async get(): Promise<StoredPicture | undefined> {
-      const row = await db.selectFrom('pictures').select(['bytes', 'content_type', 'updated_at']).where('picture_id', '=', 1).executeTakeFirst();
+      const row = await db
+        .selectFrom('pictures')
+        .select(['bytes', 'content_type', 'updated_at'])
+        .where('picture_id', '=', 1)
+        .executeTakeFirst();
       return row && { bytes: Buffer.from(row.bytes), content_type: row.content_type, updated_at: row.updated_at };
     },
 

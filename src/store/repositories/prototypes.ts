@@ -13,11 +13,7 @@ export function prototypeRepository(db: Kysely<Database>) {
     },
 
     async exists(prototypeId: number): Promise<boolean> {
-      const row = await db
-        .selectFrom('prototypes')
-        .select('prototype_id')
-        .where('prototype_id', '=', prototypeId)
-        .executeTakeFirst();
+      const row = await db.selectFrom('prototypes').select('prototype_id').where('prototype_id', '=', prototypeId).executeTakeFirst();
       return row !== undefined;
     },
 

@@ -55,7 +55,12 @@ export function sensorRepository(db: Kysely<Database>, dialect: Dialect) {
 
     /** Writes every field of `sensor` (already merged and checked by the caller). */
     update(sensor: Sensor): Promise<Sensor> {
-      return db.updateTable('sensors').set(columns(sensor)).where('sensor_id', '=', sensor.sensor_id).returningAll().executeTakeFirstOrThrow();
+      return db
+        .updateTable('sensors')
+        .set(columns(sensor))
+        .where('sensor_id', '=', sensor.sensor_id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
     },
   };
 }

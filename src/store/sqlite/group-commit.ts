@@ -39,14 +39,17 @@ export function sqliteGroupCommit(
     let prepared = bySize.get(size);
     if (!prepared) {
       const values = Array(size).fill('(?, ?, ?)').join(', ');
-      prepared = { statement: sqlite.prepare(`insert into measurements (sensor_id, value, timestamp) values ${values}`), params: new Array<number>(size * 3) };
+      prepared = {
+        statement: sqlite.prepare(`insert into measurements (sensor_id, value, timestamp) values ${values}`),
+        params: new Array<number>(size * 3),
+      };
       bySize.set(size, prepared);
     }
     return prepared;
   }
   const insertJob = sqlite.transaction((rows: readonly NewMeasurement[]) => {
     const out: StoredMeasurement[] = new Array(rows.length);
-    for (let i = 0; i < rows.length; ) {
+    for (let i = 0; i < rows.length;) {
       const size = Math.min(MAX_ROWS_PER_STATEMENT, rows.length - i);
       const { statement, params } = insertOf(size);
       for (let k = 0; k < size; k++) {
@@ -103,7 +106,11 @@ export function sqliteGroupCommit(
       for (const job of jobs) job.reject(error);
       return;
     }
-    if (onGroupCommitted) onGroupCommitted(jobs.length, jobs.reduce((n, job) => n + job.rows.length, 0));
+    if (onGroupCommitted)
+      onGroupCommitted(
+        jobs.length,
+        jobs.reduce((n, job) => n + job.rows.length, 0),
+      );
     jobs.forEach((job, i) => {
       const result = results[i];
       if (Array.isArray(result)) {

@@ -87,7 +87,11 @@ export function sqliteHotCache(writer: SQLite.Database, reader: SqliteReader, pr
       for (const row of rows) {
         const cached = newest.get(row.sensor_id);
         if (cached === undefined) continue;
-        if (cached === null || row.timestamp > cached.timestamp || (row.timestamp === cached.timestamp && row.measurement_id > cached.measurement_id)) {
+        if (
+          cached === null ||
+          row.timestamp > cached.timestamp ||
+          (row.timestamp === cached.timestamp && row.measurement_id > cached.measurement_id)
+        ) {
           newest.set(row.sensor_id, row);
         }
       }

@@ -49,11 +49,11 @@ export async function openSqliteStore(databaseUrl: string, options: OpenStoreOpt
     measurements:
       cache && reader
         ? {
-          ...repos.measurements,
-          last: async (sensorId: number) => cache.lastMeasurement(sensorId),
-          walkWindow: (sensorId: number, window: TimeWindow) => walkWindow(reader, sensorId, window),
-        }
-      : repos.measurements,
+            ...repos.measurements,
+            last: async (sensorId: number) => cache.lastMeasurement(sensorId),
+            walkWindow: (sensorId: number, window: TimeWindow) => walkWindow(reader, sensorId, window),
+          }
+        : repos.measurements,
     actuators: cache ? { ...repos.actuators, get: async (actuatorId: number) => cache.actuator(actuatorId) } : repos.actuators,
     dialect,
     db,

@@ -40,7 +40,15 @@ export function sqliteReader(file: string) {
       const end = window.end ?? Number.MAX_SAFE_INTEGER;
       if (!afterRow) return (window.endInclusive ? page.inclusive : page.exclusive).all(sensorId, start, end, limit) as StoredMeasurement[];
       const statement = window.endInclusive ? page.inclusiveAfter : page.exclusiveAfter;
-      return statement.all(sensorId, start, end, afterRow.timestamp, afterRow.timestamp, afterRow.measurement_id, limit) as StoredMeasurement[];
+      return statement.all(
+        sensorId,
+        start,
+        end,
+        afterRow.timestamp,
+        afterRow.timestamp,
+        afterRow.measurement_id,
+        limit,
+      ) as StoredMeasurement[];
     },
     sensorExists(sensorId: number): boolean {
       return sensor.get(sensorId) !== undefined;

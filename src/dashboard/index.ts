@@ -1,0 +1,49 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, RouteShorthandOptions } from 'fastify';
+import type { Config } from '../config.js';
+
+export interface DashboardOptions {
+  config: Pick<Config, 'authMode' | 'staleAfterMs'>;
+  /** The Vite build of web/ (default: dist/web beside the compiled service). */
+  root?: string;
+}
+
+/** The same from src/dashboard (tsx) and dist/dashboard (compiled): two levels below the project. */
+const DEFAULT_ROOT = fileURLToPath(new URL('../../dist/web', import.meta.url));
+
+/** Hashed asset names change with their content, so a browser may keep them for a year. */
+const ASSET_CACHE = { maxAge: '365d', immutable: true } as const;
+
+/**
+ * The built-in dashboard (API.md §13): `GET /` leads to `/ui/`, where the single page and its
+ * assets are served; no API route lives under `/ui/`. The files are public in every mode: the
+ * page itself asks for a login when the service enforces one. Hidden from the OpenAPI document,
+ * which describes the API only.
+ */
+export async function dashboardRoutes(app: FastifyInstance, { config, root = DEFAULT_ROOT }: DashboardOptions): Promise<void> {
+  await app.register(fastifyStatic, { root, serve: false });
+  const route: RouteShorthandOptions = { config: { access: 'public' }, schema: { hide: true } };
+
+  const notBuilt = (reply: FastifyReply) => reply.code(503).send({ detail: 'The dashboard is not built: run `npm run build`.' });
+
+  // A redirect rather than the page itself: one address for the page, so relative links and
+  // bookmarks behave the same whichever way it was reached.
+  app.get('/', route, (_request, reply) => reply.redirect('/ui/', 302));
+
+  app.get('/ui/', route, (_request, reply) => {
+    if (!existsSync(`${root}/index.html`)) return notBuilt(reply);
+    // The page names the current asset hashes: it must be revalidated on every load.
+    return reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
+  });
+
+  app.get('/ui/settings.json', route, (_request, reply) => {
+    reply.header('cache-control', 'no-cache');
+    return { auth_mode: config.authMode, stale_after_seconds: config.staleAfterMs / 1000 };
+  });
+
+  app.get<{ Params: { '*': string } }>('/ui/assets/*', route, (request, reply) =>
+    reply.sendFile(`assets/${request.params['*']}`, ASSET_CACHE),
+  );
+}

@@ -1,0 +1,178 @@
+import type { ComponentChildren } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { whenUnauthorized } from './api/client';
+import { api } from './api/endpoints';
+import type { DashboardSettings, Prototype } from './api/types';
+import { Dashboard } from './context';
+import { PERMISSION, tokenPermissions } from './domain/permissions';
+import { CameraPage } from './pages/camera';
+import { ChartsPage } from './pages/charts';
+import { DataPage } from './pages/data';
+import { LoginPage } from './pages/login';
+import { OverviewPage } from './pages/overview';
+import { SettingsPage } from './pages/settings';
+import { hrefOf, PAGES, type PageId, useRoute } from './router';
+import { usePreferences } from './state/prefs';
+import { storedToken, storeToken } from './state/session';
+
+const PROTOTYPE_KEY = 'sensorhub.prototype';
+
+export function App() {
+  const [settings, setSettings] = useState<DashboardSettings | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [token, setToken] = useState(storedToken);
+  const [prefs, setPrefs] = usePreferences();
+  const page = useRoute();
+
+  useEffect(() => {
+    api.settings().then(setSettings, (error: Error) => setFailure(error.message));
+    whenUnauthorized(() => {
+      storeToken(null);
+      setToken(null);
+    });
+  }, []);
+
+  if (failure) return <Problem message={`The service did not answer: ${failure}`} />;
+  if (!settings) return <p class="loading">Loading…</p>;
+
+  const enforced = settings.auth_mode === 'enforced';
+  if (enforced && !token) {
+    return (
+      <LoginPage
+        onToken={(value) => {
+          storeToken(value);
+          setToken(value);
+        }}
+      />
+    );
+  }
+
+  const canModify = !enforced || (tokenPermissions(token ?? '') & PERMISSION.modify) !== 0;
+  const logout = async () => {
+    // The token is forgotten even when the service cannot be told (it expires on its own).
+    await api.logout().catch(() => {});
+    storeToken(null);
+    setToken(null);
+  };
+
+  return (
+    <Shell
+      page={page}
+      settings={settings}
+      canModify={canModify}
+      theme={prefs.theme}
+      onTheme={() => setPrefs({ theme: prefs.theme === 'dark' ? 'light' : 'dark' })}
+      onLogout={enforced ? logout : undefined}
+    >
+      {(prototype, prototypes) => (
+        <Dashboard.Provider value={{ settings, prefs, prototype, prototypes, canModify }}>
+          {page === 'overview' && <OverviewPage />}
+          {page === 'charts' && <ChartsPage />}
+          {page === 'settings' && <SettingsPage onPreferences={setPrefs} />}
+          {page === 'camera' && <CameraPage />}
+          {page === 'data' && <DataPage />}
+        </Dashboard.Provider>
+      )}
+    </Shell>
+  );
+}
+
+interface ShellProps {
+  page: PageId;
+  settings: DashboardSettings;
+  canModify: boolean;
+  theme: 'light' | 'dark';
+  onTheme: () => void;
+  onLogout?: () => void;
+  children: (prototype: Prototype, prototypes: Prototype[]) => ComponentChildren;
+}
+
+/** Header, navigation, access notice and the prototype picker around the current page. */
+function Shell({ page, settings, canModify, theme, onTheme, onLogout, children }: ShellProps) {
+  const [prototypes, setPrototypes] = useState<Prototype[] | null>(null);
+  const [chosen, setChosen] = useState(() => Number(localStorage.getItem(PROTOTYPE_KEY) ?? 0));
+  const [failure, setFailure] = useState<string | null>(null);
+
+  useEffect(() => {
+    api.prototypes().then(setPrototypes, (error: Error) => setFailure(error.message));
+  }, []);
+
+  const prototype = prototypes?.find((p) => p.prototype_id === chosen) ?? prototypes?.[0];
+  const choose = (id: number) => {
+    localStorage.setItem(PROTOTYPE_KEY, String(id));
+    setChosen(id);
+  };
+  const label = PAGES.find((p) => p.id === page)?.label ?? '';
+
+  return (
+    <>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <div class="brand">
+          <span class="logo" aria-hidden="true">
+            ◉
+          </span>{' '}
+          sensorhub
+        </div>
+        {prototypes && prototypes.length > 1 && (
+          <label class="picker">
+            <span>Prototype</span>
+            <select value={prototype?.prototype_id} onChange={(e) => choose(Number(e.currentTarget.value))}>
+              {prototypes.map((p) => (
+                <option key={p.prototype_id} value={p.prototype_id}>
+                  {p.prototype_name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        <div class="top-actions">
+          <button type="button" class="ghost" onClick={onTheme} aria-pressed={theme === 'dark'}>
+            {theme === 'dark' ? 'Light theme' : 'Dark theme'}
+          </button>
+          {onLogout && (
+            <button type="button" class="ghost" onClick={onLogout}>
+              Log out
+            </button>
+          )}
+        </div>
+        <nav aria-label="Pages" class="tabs">
+          {PAGES.map((p) => (
+            <a key={p.id} href={hrefOf(p.id)} aria-current={p.id === page ? 'page' : undefined}>
+              {p.label}
+            </a>
+          ))}
+        </nav>
+      </header>
+      {settings.auth_mode === 'open' && (
+        <p class="notice" role="note">
+          Open access: anyone on this network can change these settings. Set <code>AUTH_MODE=enforced</code> to require a login.
+        </p>
+      )}
+      {settings.auth_mode === 'enforced' && !canModify && (
+        <p class="notice" role="note">
+          Signed in with read-only access: settings, data generation and changes are disabled.
+        </p>
+      )}
+      <main id="main" tabIndex={-1}>
+        <h1 class="page-title">
+          {label}
+          {prototype && <span class="muted"> · {prototype.prototype_name}</span>}
+        </h1>
+        {failure && <Problem message={`Could not load the prototypes: ${failure}`} />}
+        {prototypes && !prototype && <p>No prototype yet: create one through the API (<a href="/docs">documentation</a>).</p>}
+        {prototypes && prototype && children(prototype, prototypes)}
+      </main>
+    </>
+  );
+}
+
+function Problem({ message }: { message: string }) {
+  return (
+    <p class="error" role="alert">
+      {message}
+    </p>
+  );
+}

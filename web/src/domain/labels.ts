@@ -1,0 +1,30 @@
+import type { ActivationCondition, Actuator, ActuatorType, Sensor, SensorType } from '../api/types';
+
+export const SENSOR_TYPE_LABELS: Record<SensorType, string> = {
+  temperature: 'Temperature',
+  humidity: 'Humidity',
+  ec: 'EC',
+  ph: 'pH',
+  water_level: 'Water level',
+  boolean_water_level: 'Water level switch',
+  oxygen: 'Oxygen',
+};
+
+export const ACTUATOR_TYPE_LABELS: Record<ActuatorType, string> = {
+  acid_pump: 'Acid pump',
+  base_pump: 'Base pump',
+  nutrients_A_pump: 'Nutrients A pump',
+  nutrients_B_pump: 'Nutrients B pump',
+};
+
+export const CONDITION_LABELS: Record<ActivationCondition, string> = {
+  high: 'value above',
+  low: 'value below',
+  low_or_high: 'value not equal to',
+  always: 'always',
+};
+
+export const sensorName = (sensor: Sensor) => `${SENSOR_TYPE_LABELS[sensor.sensor_type]} #${sensor.sensor_id}`;
+
+export const actuatorName = (actuator: Actuator) =>
+  actuator.actuator_name || `${ACTUATOR_TYPE_LABELS[actuator.actuator_type]} #${actuator.actuator_id}`;

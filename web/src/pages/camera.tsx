@@ -1,0 +1,56 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api } from '../api/endpoints';
+import { ApiError } from '../api/errors';
+
+type Shot = { url: string; at: Date } | { problem: string } | null;
+
+/** The camera's current picture, fetched on demand (the service caches and shares captures). */
+export function CameraPage() {
+  const [shot, setShot] = useState<Shot>(null);
+  const [busy, setBusy] = useState(false);
+
+  const refresh = async () => {
+    setBusy(true);
+    try {
+      // Fetched rather than linked so that the token goes with it in enforced mode.
+      const blob = await api.picture();
+      setShot({ url: URL.createObjectURL(blob), at: new Date() });
+    } catch (error) {
+      const unavailable = error instanceof ApiError && error.status === 503;
+      setShot({ problem: unavailable ? 'Camera not available.' : `Could not load the picture: ${(error as Error).message}` });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  useEffect(() => {
+    void refresh();
+  }, []);
+  // Each picture is a blob URL: give the previous one back when it is replaced.
+  useEffect(() => {
+    const url = shot && 'url' in shot ? shot.url : null;
+    return () => {
+      if (url) URL.revokeObjectURL(url);
+    };
+  }, [shot]);
+
+  return (
+    <div class="camera">
+      <div class="actions">
+        <button type="button" onClick={refresh} disabled={busy}>
+          {busy ? 'Refreshing…' : 'Refresh picture'}
+        </button>
+        {shot && 'at' in shot && <span class="muted">Taken at {shot.at.toLocaleTimeString()}</span>}
+      </div>
+      <div class="card picture">
+        {!shot && <p class="loading">Loading…</p>}
+        {shot && 'problem' in shot && (
+          <p class="error" role="alert">
+            {shot.problem}
+          </p>
+        )}
+        {shot && 'url' in shot && <img src={shot.url} alt="The prototype seen by its camera" />}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,159 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api } from '../api/endpoints';
+import { type FieldErrors, fieldErrors } from '../api/errors';
+import type { Sensor } from '../api/types';
+import { ConfirmDialog } from '../components/confirm';
+import { CheckField, FormError, NumberField } from '../components/fields';
+import { useDashboard } from '../context';
+import { sensorName } from '../domain/labels';
+import { parseNumbers } from '../domain/numbers';
+import { fromLocalInput } from '../domain/time';
+
+/** CSV export with filters, and demo data for a fresh installation. */
+export function DataPage() {
+  const { prototype } = useDashboard();
+  const [sensors, setSensors] = useState<Sensor[]>([]);
+  useEffect(() => {
+    api.sensors(prototype.prototype_id).then(setSensors, () => setSensors([]));
+  }, [prototype.prototype_id]);
+  return (
+    <div class="data">
+      <ExportForm sensors={sensors} />
+      <GeneratorForm />
+    </div>
+  );
+}
+
+function ExportForm({ sensors }: { sensors: Sensor[] }) {
+  const { prototype } = useDashboard();
+  const [chosen, setChosen] = useState<number[]>([]);
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [status, setStatus] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  const download = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setStatus('');
+    try {
+      // No sensor ticked: the whole prototype. Times are the browser's local time.
+      const blob = await api.exportCsv({
+        prototype_id: prototype.prototype_id,
+        sensor_id: chosen.length > 0 ? chosen : undefined,
+        start_time: from ? new Date(fromLocalInput(from)).toISOString() : undefined,
+        end_time: to ? new Date(fromLocalInput(to)).toISOString() : undefined,
+      });
+      const url = URL.createObjectURL(blob);
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = `${prototype.prototype_name.replace(/[^\w.-]+/g, '_')}_measurements.csv`;
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      setErrors({});
+      setStatus(`Exported ${(blob.size / 1024).toFixed(1)} KB.`);
+    } catch (error) {
+      setErrors(fieldErrors(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form class="card form" onSubmit={download} aria-labelledby="export-heading">
+      <h2 id="export-heading">Export CSV</h2>
+      <p class="muted">Every measurement of {prototype.prototype_name}, or only the sensors ticked, within the dates given.</p>
+      <fieldset>
+        <legend>Sensors</legend>
+        {sensors.map((sensor) => (
+          <CheckField
+            key={sensor.sensor_id}
+            label={sensorName(sensor)}
+            name={`sensor-${sensor.sensor_id}`}
+            checked={chosen.includes(sensor.sensor_id)}
+            onValue={(on) => setChosen(on ? [...chosen, sensor.sensor_id] : chosen.filter((id) => id !== sensor.sensor_id))}
+          />
+        ))}
+      </fieldset>
+      <div class="grid">
+        <div class="field" data-field="start_time">
+          <label for="export-from">From (optional)</label>
+          <input id="export-from" type="datetime-local" value={from} onInput={(e) => setFrom(e.currentTarget.value)} />
+          {errors.start_time && <small class="field-error" role="alert">{errors.start_time}</small>}
+        </div>
+        <div class="field" data-field="end_time">
+          <label for="export-to">To (optional)</label>
+          <input id="export-to" type="datetime-local" value={to} onInput={(e) => setTo(e.currentTarget.value)} />
+          {errors.end_time && <small class="field-error" role="alert">{errors.end_time}</small>}
+        </div>
+      </div>
+      <FormError errors={errors} names={['_form', 'sensor_id', 'prototype_id']} />
+      <div class="actions">
+        <button type="submit" disabled={busy}>
+          {busy ? 'Exporting…' : 'Download CSV'}
+        </button>
+        <span class="status" role="status">
+          {status}
+        </span>
+      </div>
+    </form>
+  );
+}
+
+function GeneratorForm() {
+  const { canModify } = useDashboard();
+  const [count, setCount] = useState('5000');
+  const [replace, setReplace] = useState(true);
+  const [asking, setAsking] = useState(false);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [status, setStatus] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  const generate = async () => {
+    setAsking(false);
+    const parsed = parseNumbers({ nb_measurements: count });
+    if (parsed.errors.nb_measurements) return setErrors(parsed.errors);
+    setBusy(true);
+    setStatus('');
+    try {
+      const outcome = await api.generate({ nb_measurements: parsed.values.nb_measurements, replace });
+      setErrors({});
+      setStatus(`Generated ${outcome.generated} measurements${outcome.deleted ? `, deleted ${outcome.deleted}` : ''}.`);
+    } catch (error) {
+      setErrors(fieldErrors(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const submit = (event: Event) => {
+    event.preventDefault();
+    // Replacing deletes every measurement of every sensor: ask first.
+    if (replace) setAsking(true);
+    else void generate();
+  };
+
+  return (
+    <form class="card form" onSubmit={submit} aria-labelledby="generator-heading">
+      <h2 id="generator-heading">Synthetic data</h2>
+      <p class="muted">Plausible random readings for every sensor over the last year, day and hour: for demos and trying the dashboard.</p>
+      <div class="grid">
+        <NumberField label="Measurements" name="nb_measurements" errors={errors} value={count} onValue={setCount} disabled={!canModify || busy} hint="Shared among all sensors" />
+      </div>
+      <CheckField label="Replace all existing measurements" name="replace" checked={replace} onValue={setReplace} disabled={!canModify || busy} />
+      <FormError errors={errors} names={['_form', 'replace']} />
+      <div class="actions">
+        <button type="submit" disabled={!canModify || busy}>
+          {busy ? 'Generating…' : 'Generate'}
+        </button>
+        <span class="status" role="status">
+          {status}
+        </span>
+      </div>
+      <ConfirmDialog open={asking} title="Replace all measurements?" confirmLabel="Delete and generate" onConfirm={generate} onCancel={() => setAsking(false)}>
+        <p>Every stored measurement of every sensor will be deleted and replaced by synthetic data. This cannot be undone.</p>
+      </ConfirmDialog>
+    </form>
+  );
+}
