@@ -28,6 +28,7 @@ import sensorRoutes from './routes/sensors.js';
 import timelapseRoutes from './routes/timelapse.js';
 import userRoutes from './routes/users.js';
 import { createServices } from './services/index.js';
+import { retentionJob } from './services/retention.js';
 import type { Store } from './store/index.js';
 import { isMissingReference, isStoreUnavailable } from './store/errors.js';
 import { realTimers } from './timelapse/scheduler.js';
@@ -205,6 +206,12 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
       },
       log: logsRequests ? { logger: app.log, nextRequestId } : undefined,
     });
+  }
+
+  if (config.retentionRawMs !== undefined) {
+    const retention = retentionJob(store, { rawMs: config.retentionRawMs, fiveMinuteMs: config.retentionFiveMinuteMs }, now, app.log);
+    app.addHook('onReady', async () => retention.start());
+    app.addHook('preClose', async () => retention.stop());
   }
 
   return app;

@@ -27,6 +27,10 @@ export interface Config {
   databaseStatementTimeoutMs: number;
   /** SQLite only: NORMAL (a power cut may lose the last commits) or FULL (fsync at every commit). */
   sqliteSynchronous: 'normal' | 'full';
+  /** Raw measurements older than this are retired (undefined: kept forever). */
+  retentionRawMs: number | undefined;
+  /** 5-minute history buckets older than this are retired (undefined: kept forever). */
+  retentionFiveMinuteMs: number | undefined;
   /** The longest a client may take to send a request's headers (408 and closed beyond). */
   httpHeadersTimeoutMs: number;
   /** The longest a client may take to send a whole request, body included; the response is not limited. */
@@ -119,6 +123,14 @@ function staleAfter(env: Env): number {
   return ms;
 }
 
+function retention(env: Env, name: string): number | undefined {
+  const raw = text(env, name);
+  if (raw === undefined) return undefined;
+  const ms = parseDuration(raw);
+  if (ms === undefined || ms <= 0) throw new ConfigError(name, `expected a positive duration like P365D or 31536000, got "${raw}"`);
+  return ms;
+}
+
 function pictureSource(env: Env): string | undefined {
   const raw = text(env, 'PICTURE_SOURCE');
   if (raw === undefined) return undefined;
@@ -165,6 +177,8 @@ export function loadConfig(env: Env = process.env): Config {
     databaseConnectTimeoutMs: integer(env, 'DATABASE_CONNECT_TIMEOUT_MS', 5000, 100, 600_000),
     databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 60_000, 100, 24 * 3600_000),
     sqliteSynchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', 'normal', ['normal', 'full'] as const),
+    retentionRawMs: retention(env, 'RETENTION_RAW'),
+    retentionFiveMinuteMs: retention(env, 'RETENTION_5M'),
     ...httpTimeouts(env),
     httpMaxConnections: integer(env, 'HTTP_MAX_CONNECTIONS', 512, 1, 1_000_000),
     timelapseDir: text(env, 'TIMELAPSE_DIR') ?? './data/timelapses',

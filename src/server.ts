@@ -8,7 +8,9 @@ import { openStore } from './store/index.js';
 async function main(): Promise<void> {
   if (existsSync('.env')) process.loadEnvFile('.env');
   const config = loadConfig();
-  const store = await openStore(config.databaseUrl, storeOptions(config));
+  // Until the app's logger exists, long migrations report as JSON lines of the same shape.
+  const log = (details: object, msg: string) => console.log(JSON.stringify({ level: 30, time: Date.now(), ...details, msg }));
+  const store = await openStore(config.databaseUrl, { ...storeOptions(config), log });
   const app = await buildApp(config, store);
   for (const { path, mode } of store.exposedFiles()) {
     app.log.warn(

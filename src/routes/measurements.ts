@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { isoOf } from '../domain/date-time.js';
 import { jsonArray, measurementJson, sendJsonText } from '../http/json-text.js';
 import { Deleted, errorResponses } from '../schemas/common.js';
+import { AggregateBucket, AggregateQuery } from '../schemas/history.js';
 import {
   ExportQuery,
   Measurement,
@@ -25,7 +26,7 @@ const toMeasurement = (m: StoredMeasurement): Measurement => ({
   timestamp: isoOf(m.timestamp),
 });
 
-const measurementRoutes: RouteGroup = async (app, { services: { measurements } }) => {
+const measurementRoutes: RouteGroup = async (app, { services: { measurements, history } }) => {
   app.post('/measurements', {
     config: { access: 'post_measurements' },
     schema: {
@@ -69,6 +70,18 @@ const measurementRoutes: RouteGroup = async (app, { services: { measurements } }
       // More than a page: the array is streamed as it is read.
       return sendJsonText(reply, Readable.from(jsonArray(answer.pages)));
     },
+  });
+
+  app.get('/measurements/:sensor_id/aggregate', {
+    config: { access: 'read' },
+    schema: {
+      ...docs.aggregate,
+      params: SensorIdParams,
+      querystring: AggregateQuery,
+      response: { 200: Type.Array(AggregateBucket), ...errorResponses(404, 422) },
+    },
+    handler: async (request) =>
+      (await history.aggregate(request.params.sensor_id, request.query)).map((b) => ({ ...b, start: isoOf(b.start), end: isoOf(b.end) })),
   });
 
   app.get('/measurements/:sensor_id/last', {

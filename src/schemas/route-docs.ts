@@ -47,8 +47,23 @@ export const measurementDocs = {
     'Get Measurement',
     'getMeasurement',
     'The measurements of a sensor in a window, ascending by timestamp (ties by id). Without a window, all of them. ' +
-      'With max_points, at most that many points: the window is cut into max_points/2 equal spans of time and each keeps ' +
-      'its lowest and highest measurement, computed in the store. A long window is streamed as it is read.',
+      'With max_points, at most that many points, each a real stored measurement. When the history buckets read fewer rows ' +
+      'than the raw rows, the window is cut into at most max_points/2 buckets aligned in UTC (a multiple of the coarsest kept ' +
+      'size, 5 minutes, 1 hour or 1 day, that still gives that many) and each keeps its lowest and highest measurement; the two ' +
+      'partial buckets at the edges come from raw rows. Otherwise the window is cut into max_points/2 equal spans of time, ' +
+      'each keeping its lowest and highest measurement, computed in the store. After raw rows were retired (RETENTION_RAW) ' +
+      'the points of their buckets still name the measurements they were. A long window is streamed as it is read.',
+  ),
+  aggregate: doc(
+    MEASUREMENTS,
+    'Get Measurement Aggregates',
+    'getMeasurementAggregates',
+    'Per bucket of time: count, min, max, mean, first and last value, ascending, empty buckets left out. Give `bucket` (a duration) ' +
+      'or `max_points` (the service picks the size). Buckets are aligned in UTC on multiples of their size since the epoch ' +
+      '(hours on the hour, days at UTC midnight) and answered whole: a bucket that overlaps the window is answered with every ' +
+      'measurement it holds, and its start and end say which. A window without start (or end) begins (or ends) with the ' +
+      "sensor's history. Multiples of 5 minutes, 1 hour or 1 day are folded from the kept buckets (which outlive retired raw " +
+      'rows); other sizes are computed from the raw rows that remain. More than 100,000 buckets: 422.',
   ),
   last: doc(
     MEASUREMENTS,

@@ -2,12 +2,14 @@ import { bucketCount, BucketLayout } from '../domain/buckets.js';
 import { exportLines } from '../domain/csv.js';
 import { parseDateTime } from '../domain/date-time.js';
 import { perSensorCount, randomSeries, seededRandom } from '../domain/random-series.js';
-import { isWindowProblem, resolveWindow, type TimeWindow } from '../domain/time-window.js';
+import { bucketStart, DAY } from '../history/sizes.js';
 import type { ExportQuery, MeasurementBase, RandomMeasurements, WindowQuery } from '../schemas/measurements.js';
 import { isMissingReference } from '../store/errors.js';
 import type { NewMeasurement, StoredMeasurement } from '../store/index.js';
 import { InvalidInput, NotFound, type ValidationIssue } from './errors.js';
 import type { ServiceDeps } from './deps.js';
+import type { HistoryService } from './history.js';
+import { windowOf } from './window.js';
 
 /** A device with a broken clock must not poison "last measurement". */
 const MAX_FUTURE_MS = 5 * 60 * 1000;
@@ -15,18 +17,14 @@ const MAX_FUTURE_MS = 5 * 60 * 1000;
 /** A window's answer: short enough to hold whole, or pages to stream as they are read. */
 export type WindowRows = { rows: StoredMeasurement[] } | { pages: AsyncGenerator<StoredMeasurement[]> };
 
-/** The window the query names, or a 422-worthy problem with the query field it concerns. */
-function windowOf(query: { time_delta?: string; start_time?: string; end_time?: string }, now: number): TimeWindow {
-  const window = resolveWindow(
-    {
-      time_delta: query.time_delta,
-      start_time: query.start_time === undefined ? undefined : parseDateTime(query.start_time),
-      end_time: query.end_time === undefined ? undefined : parseDateTime(query.end_time),
-    },
-    now,
-  );
-  if (isWindowProblem(window)) throw new InvalidInput({ loc: ['query', window.field], msg: window.msg, type: window.type });
-  return window;
+function extent(values: Float64Array): { min: number; max: number } {
+  let min = Infinity;
+  let max = -Infinity;
+  for (const v of values) {
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  return { min, max };
 }
 
 /** The pages already read, then the rest; stopping early stops the reading too. */
@@ -39,7 +37,7 @@ async function* resume(head: StoredMeasurement[][], rest: AsyncGenerator<StoredM
   }
 }
 
-export function measurementService({ store, bus, now, log }: ServiceDeps) {
+export function measurementService({ store, bus, now, log }: ServiceDeps, history: HistoryService) {
   return {
     /**
      * Records one measurement or a batch (`batch` says which the request was, for the places of
@@ -84,6 +82,8 @@ export function measurementService({ store, bus, now, log }: ServiceDeps) {
       if (!(await store.sensors.get(sensorId))) throw new NotFound(`Sensor ${sensorId} not found`);
       const { max_points } = query;
       if (max_points !== undefined) {
+        const fromBuckets = await history.downsampled(sensorId, window, max_points);
+        if (fromBuckets) return { rows: fromBuckets };
         const span = await store.measurements.windowSpan(sensorId, window);
         if (span.count > max_points) {
           const layout = new BucketLayout(span.first, span.last, bucketCount(max_points));
@@ -134,10 +134,17 @@ export function measurementService({ store, bus, now, log }: ServiceDeps) {
       const at = now();
       const random = seededRandom(Math.floor(Math.random() * 2 ** 32));
       const deleted = await store.transaction(async (tx) => {
-        const removed = options.replace ? await tx.measurements.deleteAll() : 0;
+        let removed = 0;
+        if (options.replace) {
+          removed = await tx.measurements.deleteAll();
+          await tx.history.removeAll();
+        }
         for (const sensor of sensors) {
           const series = randomSeries(sensor, perSensor, options, at, random);
           await tx.measurements.insertSeries(sensor.sensor_id, series.timestamps, series.values);
+          // The series goes in without ids, so its days are summarized from the rows as stored.
+          const { min, max } = extent(series.timestamps);
+          await tx.history.rebuild(sensor.sensor_id, bucketStart(min, DAY), bucketStart(max, DAY) + DAY);
         }
         return removed;
       });

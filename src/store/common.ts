@@ -2,6 +2,7 @@ import { type Kysely, Migrator, sql } from 'kysely';
 import type { Database, NewMeasurement, StoredMeasurement } from './database.js';
 import type { Dialect } from './dialect.js';
 import { isMissingReference } from './errors.js';
+import type { MigrationLog } from './migrations/010_history_buckets.js';
 import { migrationProvider } from './migrations/index.js';
 import { type Removal, removals } from './repositories/removals.js';
 import type { SensorRepository } from './repositories/sensors.js';
@@ -12,8 +13,8 @@ import type { Store, StoreInstruments } from './store.js';
 const PING_TIMEOUT_MS = 1000;
 
 /** Migrations, then default data when asked for: once per store, before it serves anything. */
-export async function prepare(db: Kysely<Database>, dialect: Dialect, seed: boolean): Promise<void> {
-  const { error } = await new Migrator({ db, provider: migrationProvider(dialect) }).migrateToLatest();
+export async function prepare(db: Kysely<Database>, dialect: Dialect, seed: boolean, log: MigrationLog = () => {}): Promise<void> {
+  const { error } = await new Migrator({ db, provider: migrationProvider(dialect, log) }).migrateToLatest();
   if (error) throw error;
   if (seed) await seedDefaults(db, dialect);
 }
@@ -101,7 +102,7 @@ export function removalsOf(
     return result;
   };
   return {
-    measurement: (measurementId) => removals(db, dialect).measurement(measurementId),
+    measurement: (measurementId) => inTransaction((trx) => removals(trx, dialect).measurement(measurementId)),
     actuator: (actuatorId) => removals(db, dialect).actuator(actuatorId),
     sensor: (sensorId, cascade) => removeAndForget((r) => r.sensor(sensorId, cascade)),
     prototype: (prototypeId, cascade) => removeAndForget((r) => r.prototype(prototypeId, cascade)),

@@ -118,6 +118,7 @@ export async function rowCounts(store: Store): Promise<Record<Table, number>> {
 
 export async function clear(store: Store): Promise<void> {
   await store.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('history_buckets').execute();
     for (const table of [...TABLES].reverse()) await trx.deleteFrom(table).execute();
   });
 }
@@ -158,5 +159,45 @@ export async function copyStore(from: Store, to: Store, progress: CopyProgress):
     const identity = IDENTITIES[table];
     if (identity) await to.dialect.continueIdentity(to.db, table, identity);
   }
+  await copyHistory(from, to, progress);
   return totals;
+}
+
+/**
+ * The history buckets, as they are: they hold what retention already took from the raw rows, so
+ * they are copied rather than rebuilt. Plain numbers on both stores; paged by their composite key.
+ */
+async function copyHistory(from: Store, to: Store, progress: CopyProgress): Promise<void> {
+  const total = Number(
+    (
+      await from.db
+        .selectFrom('history_buckets')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+  let copied = 0;
+  let after: { sensor_id: number; size_ms: number; start_ms: number } | undefined;
+  for (;;) {
+    let query = from.db.selectFrom('history_buckets').selectAll().orderBy('sensor_id').orderBy('size_ms').orderBy('start_ms').limit(1000);
+    if (after) {
+      const { sensor_id, size_ms, start_ms } = after;
+      query = query.where((eb) =>
+        eb.or([
+          eb('sensor_id', '>', sensor_id),
+          eb.and([
+            eb('sensor_id', '=', sensor_id),
+            eb.or([eb('size_ms', '>', size_ms), eb.and([eb('size_ms', '=', size_ms), eb('start_ms', '>', start_ms)])]),
+          ]),
+        ]),
+      );
+    }
+    const rows = await query.execute();
+    if (rows.length === 0) break;
+    await to.db.insertInto('history_buckets').values(rows).execute();
+    copied += rows.length;
+    after = rows[rows.length - 1];
+    progress('history_buckets', copied, total);
+  }
+  if (copied === 0) progress('history_buckets', 0, 0);
 }

@@ -57,7 +57,32 @@ export interface PictureTable {
   updated_at: DbTime;
 }
 
+/**
+ * One history bucket of one sensor (see src/history/summary.ts for what each field means).
+ * Times are epoch milliseconds as plain integers on both stores: buckets are arithmetic on them.
+ */
+export interface HistoryBucketTable {
+  sensor_id: number;
+  size_ms: number;
+  start_ms: number;
+  row_count: number;
+  value_sum: number;
+  min_value: number;
+  min_ts: number;
+  min_id: number;
+  max_value: number;
+  max_ts: number;
+  max_id: number;
+  first_value: number;
+  first_ts: number;
+  first_id: number;
+  last_value: number;
+  last_ts: number;
+  last_id: number;
+}
+
 export interface Database {
+  history_buckets: HistoryBucketTable;
   prototypes: PrototypeTable;
   sensors: SensorTable;
   measurements: MeasurementTable;

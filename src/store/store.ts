@@ -35,6 +35,11 @@ export interface Store extends Repositories {
    * without a promise, from PostgreSQL through prepared statements.
    */
   polled: PolledReads;
+  /**
+   * Runs `work` unless another process on the same store is running work of that name, in which
+   * case it answers undefined (PostgreSQL: an advisory lock; SQLite serves one process).
+   */
+  exclusively<T>(name: string, work: () => Promise<T>): Promise<T | undefined>;
   /** Hooks the app sets to observe the store (metrics); unset, they cost nothing. */
   instruments: StoreInstruments;
   /** PostgreSQL: the connection pool's use right now (SQLite has no pool). */
@@ -61,6 +66,8 @@ export interface PolledReads {
 }
 
 export interface OpenStoreOptions {
+  /** Where migrations report long work (building history buckets); by default nowhere. */
+  log?: (details: object, message: string) => void;
   /** Create the default prototype on first start (default true). */
   seedDefaults?: boolean;
   /** SQLite: `full` makes every commit survive a power cut, at the cost of an fsync per commit. */

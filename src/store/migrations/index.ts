@@ -4,18 +4,20 @@ import { coreMigration } from './001_core.js';
 import { tokenGenerationMigration } from './002_token_generation.js';
 import { finiteNumbersMigration } from './003_finite_numbers.js';
 import { noNulMigration } from './004_no_nul.js';
+import { historyBucketsMigration, type MigrationLog } from './010_history_buckets.js';
 
 /**
  * Migrations are code, not files found at run time, so the built service carries them. Names sort
  * in order. Each is the schema's history as it was written: the first takes its column types from
  * the dialect; later ones whose SQL has nothing in common between the stores name the store.
  */
-export function migrationProvider(dialect: Dialect): MigrationProvider {
+export function migrationProvider(dialect: Dialect, log: MigrationLog = () => {}): MigrationProvider {
   const migrations: Record<string, Migration> = {
     '001_core': coreMigration(dialect.schema),
     '002_token_generation': tokenGenerationMigration(),
     '003_finite_numbers': finiteNumbersMigration(dialect.kind),
     '004_no_nul': noNulMigration(dialect.kind),
+    '010_history_buckets': historyBucketsMigration(dialect, log),
   };
   return { getMigrations: async () => migrations };
 }

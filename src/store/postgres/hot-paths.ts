@@ -1,4 +1,6 @@
 import type pg from 'pg';
+import { KEPT_SIZES } from '../../history/sizes.js';
+import { BUCKET_COLUMNS, MERGE_ON_CONFLICT } from '../history-sql.js';
 import type { NewMeasurement, StoredActuator, StoredMeasurement } from '../database.js';
 
 /**
@@ -13,14 +15,35 @@ export function postgresHotPaths(pool: pg.Pool) {
   };
   const actuator = { name: 'sensorhub_actuator', text: 'select * from actuators where actuator_id = $1' };
   // Timestamps go in as epoch milliseconds (exact interval arithmetic, no date text to format),
-  // and only the ids come back: the rest of each row is what was sent.
+  // and only the ids come back: the rest of each row is what was sent. The same statement adds
+  // the rows to their history buckets (one upsert row per bucket touched, in key order so that
+  // concurrent commits lock shared buckets in the same order), so both commit together.
+  const pick = (order: string) => (c: string) => `(array_agg(${c} order by ${order}))[1]`;
+  const point = (name: string, order: string) =>
+    `${pick(order)('value')} as ${name}_value, ${pick(order)('ms')} as ${name}_ts, ${pick(order)('measurement_id')} as ${name}_id`;
   const insert = {
-    name: 'sensorhub_insert_measurement_ids',
+    name: 'sensorhub_insert_measurements_history',
     text:
-      'insert into measurements (sensor_id, value, timestamp) ' +
+      'with ins as (insert into measurements (sensor_id, value, timestamp) ' +
       "select s, v, timestamptz 'epoch' + ms * interval '1 millisecond' " +
       'from unnest($1::integer[], $2::double precision[], $3::bigint[]) with ordinality as t(s, v, ms, n) ' +
-      'order by n returning measurement_id',
+      'order by n returning measurement_id, sensor_id, value, (extract(epoch from timestamp) * 1000)::int8 as ms), ' +
+      'sized as (select ins.*, z.size, ms - (((ms % z.size) + z.size) % z.size) as start ' +
+      `from ins cross join (values ${KEPT_SIZES.map((s) => `(${s}::int8)`).join(', ')}) as z(size)), ` +
+      'up as (insert into history_buckets as b (' +
+      BUCKET_COLUMNS.join(', ') +
+      ') ' +
+      'select sensor_id, size, start, count(*), sum(value), ' +
+      [
+        point('min', 'value, ms, measurement_id'),
+        point('max', 'value desc, ms, measurement_id'),
+        point('first', 'ms, measurement_id'),
+        point('last', 'ms desc, measurement_id desc'),
+      ].join(', ') +
+      ' from sized group by sensor_id, size, start order by sensor_id, size, start ' +
+      MERGE_ON_CONFLICT +
+      ') ' +
+      'select measurement_id from ins',
   };
 
   return {

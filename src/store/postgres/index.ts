@@ -7,6 +7,7 @@ import { postgresDialect as dialect } from './dialect.js';
 import { postgresGroupCommit } from './group-commit.js';
 import { postgresHotPaths } from './hot-paths.js';
 import { withRetry } from './retry.js';
+import { exclusively } from './exclusive.js';
 import { underStartupLock } from './startup-lock.js';
 
 /**
@@ -17,7 +18,7 @@ import { underStartupLock } from './startup-lock.js';
 export async function openPostgresStore(databaseUrl: string, options: OpenStoreOptions = {}): Promise<Store> {
   const { db, pool } = openPostgres(databaseUrl, options);
   try {
-    await underStartupLock(pool, () => prepare(db, dialect, options.seedDefaults ?? true));
+    await underStartupLock(pool, () => prepare(db, dialect, options.seedDefaults ?? true, options.log));
   } catch (error) {
     await db.destroy();
     throw error;
@@ -42,6 +43,7 @@ export async function openPostgresStore(databaseUrl: string, options: OpenStoreO
     polled,
     ingest: ingestion(groupCommit.insert, instruments, known),
     transaction: (work) => withRetry(() => db.transaction().execute((trx) => work(repositories(trx, dialect)))),
+    exclusively: (name, work) => exclusively(pool, name, work),
     remove: removalsOf(db, dialect, (work) => withRetry(() => db.transaction().execute(work)), known),
     instruments,
     exposedFiles: () => [],

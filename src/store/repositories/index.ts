@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../database.js';
 import type { Dialect } from '../dialect.js';
 import { actuatorRepository } from './actuators.js';
+import { historyRepository } from './history.js';
 import { measurementRepository } from './measurements.js';
 import { pictureRepository } from './pictures.js';
 import { prototypeRepository } from './prototypes.js';
@@ -16,6 +17,7 @@ export function repositories(db: Kysely<Database>, dialect: Dialect) {
     sensors: sensorRepository(db, dialect),
     settings: settingRepository(db),
     measurements: measurementRepository(db, dialect),
+    history: historyRepository(db, dialect),
     actuators: actuatorRepository(db, dialect),
     users: userRepository(db, dialect),
     pictures: pictureRepository(db, dialect),

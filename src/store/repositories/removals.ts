@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../database.js';
 import type { Dialect } from '../dialect.js';
+import { historyRepository } from './history.js';
 
 /** What still hangs below a sensor or a prototype, counted before it is deleted. */
 export interface Dependents {
@@ -21,6 +22,7 @@ const hasAny = (d: Dependents) => (d.sensors ?? 0) + d.actuators + d.measurement
  * measurement or actuator can slip in between the count and the delete.
  */
 export function removals(db: Kysely<Database>, dialect: Dialect) {
+  const history = historyRepository(db, dialect);
   const count = async (query: Promise<{ n: number | string | bigint }>) => Number((await query).n);
   const countAll = sql<number>`count(*)`.as('n');
 
@@ -40,14 +42,21 @@ export function removals(db: Kysely<Database>, dialect: Dialect) {
 
   async function removeBelow(sensorIds: number[]): Promise<void> {
     if (sensorIds.length === 0) return;
+    await history.sensorsRemoved(sensorIds);
     await db.deleteFrom('measurements').where('sensor_id', 'in', sensorIds).execute();
     await db.deleteFrom('actuators').where('sensor_id', 'in', sensorIds).execute();
   }
 
   return {
+    /** A measurement, and its share of the history buckets (recomputed in the same transaction). */
     async measurement(measurementId: number): Promise<boolean> {
-      const result = await db.deleteFrom('measurements').where('measurement_id', '=', measurementId).executeTakeFirst();
-      return Number(result.numDeletedRows) > 0;
+      const removed = await db
+        .deleteFrom('measurements')
+        .where('measurement_id', '=', measurementId)
+        .returning(['sensor_id', dialect.timestampMs().as('timestamp')])
+        .execute();
+      await history.measurementsRemoved(removed);
+      return removed.length > 0;
     },
 
     async actuator(actuatorId: number): Promise<boolean> {

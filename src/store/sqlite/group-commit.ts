@@ -14,6 +14,8 @@ export interface GroupCommitOptions {
   maxRowsPerCommit?: number;
   /** Told the rows of every request once they are committed, before any request is answered. */
   onCommitted?(rows: readonly StoredMeasurement[]): void;
+  /** Run inside the commit's transaction with every row it wrote (the history buckets); throwing fails the commit. */
+  beforeCommit?(rows: readonly StoredMeasurement[]): void;
   /** Told how many requests and rows each commit carried (metrics). */
   onGroupCommitted?(requests: number, rows: number): void;
 }
@@ -30,7 +32,7 @@ export interface GroupCommitOptions {
  */
 export function sqliteGroupCommit(
   sqlite: SQLite.Database,
-  { maxRowsPerCommit = 50_000, onCommitted, onGroupCommitted }: GroupCommitOptions = {},
+  { maxRowsPerCommit = 50_000, onCommitted, beforeCommit, onGroupCommitted }: GroupCommitOptions = {},
 ) {
   const bySize = new Map<number, { statement: SQLite.Statement; params: number[] }>();
   function insertOf(size: number) {
@@ -98,6 +100,7 @@ export function sqliteGroupCommit(
             results.push({ error });
           }
         }
+        beforeCommit?.(results.flatMap((r) => (Array.isArray(r) ? r : [])));
       })();
     } catch (error) {
       for (const job of jobs) job.reject(error);

@@ -7,6 +7,7 @@ import type { OpenStoreOptions, Store, StoreInstruments } from '../store.js';
 import { openSqlite } from './connection.js';
 import { sqliteDialect as dialect } from './dialect.js';
 import { sqliteGroupCommit } from './group-commit.js';
+import { sqliteHistoryUpsert } from './history-upsert.js';
 import { sqliteHotCache } from './hot-cache.js';
 import { type SqliteReader, sqliteReader } from './reader.js';
 import { walProbe } from './wal-probe.js';
@@ -22,7 +23,7 @@ export async function openSqliteStore(databaseUrl: string, options: OpenStoreOpt
   const connection = openSqlite(databaseUrl, options.sqliteSynchronous);
   const { db } = connection;
   try {
-    await prepare(db, dialect, options.seedDefaults ?? true);
+    await prepare(db, dialect, options.seedDefaults ?? true, options.log);
   } catch (error) {
     await db.destroy();
     throw error;
@@ -36,6 +37,7 @@ export async function openSqliteStore(databaseUrl: string, options: OpenStoreOpt
   const instruments: StoreInstruments = {};
   const groupCommit = sqliteGroupCommit(connection.sqlite, {
     onCommitted: cache?.committed,
+    beforeCommit: sqliteHistoryUpsert(connection.sqlite),
     onGroupCommitted: (requests, rows) => instruments.groupCommitted?.(requests, rows),
   });
   const polled = cache ?? { lastMeasurement: repos.measurements.last, actuator: repos.actuators.get };
@@ -58,6 +60,7 @@ export async function openSqliteStore(databaseUrl: string, options: OpenStoreOpt
     polled,
     ingest: ingestion(groupCommit.insert, instruments, known),
     transaction: (work) => db.transaction().execute((trx) => work(repositories(trx, dialect))),
+    exclusively: (_name, work) => work(),
     remove: removalsOf(db, dialect, (work) => db.transaction().execute(work), known),
     instruments,
     exposedFiles: () => (connection.file ? exposedStoreFiles(connection.file) : []),

@@ -1,0 +1,201 @@
+/**
+ * `npm run build && node --import tsx bench/history.ts`: the history figures of API.md §10, printed
+ * as a table (copy it to BENCHMARKS.md).
+ *
+ * For each scale (BENCH_HISTORY_SCALES, total rows, default `10000,10000000`) and store
+ * (BENCH_STORES, default `sqlite`; add `postgres` with BENCH_PG_URL): a store of that many rows
+ * where sensor 1 holds a year sampled every 10 s (3.15 million rows at full scale, scaled down
+ * with the store) and nine other sensors the rest, written raw into a store of the release before
+ * history; then
+ * - the upgrade migration that builds the buckets (time, rows per second);
+ * - GET /measurements/1/aggregate?bucket=1h over the year and GET /measurements/1?max_points=1000
+ *   over the year, one connection, p50 and p99 (autocannon, BENCH_DURATION seconds, default 10);
+ * - the raw path beside them: the store's min/max per time span over the same year (what
+ *   max_points read before the buckets), timed in process.
+ */
+import { Migrator } from 'kysely';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { BucketLayout } from '../src/domain/buckets.js';
+import { openStore } from '../src/store/index.js';
+import { migrationProvider } from '../src/store/migrations/index.js';
+import { openPostgres } from '../src/store/postgres/connection.js';
+import { postgresDialect } from '../src/store/postgres/dialect.js';
+import { openSqlite } from '../src/store/sqlite/connection.js';
+import { sqliteDialect } from '../src/store/sqlite/dialect.js';
+import { load } from './lib/load.js';
+import { startService } from './lib/processes.js';
+import { temporaryFolder } from './lib/temporary.js';
+
+const duration = Number(process.env.BENCH_DURATION ?? 10);
+const scales = (process.env.BENCH_HISTORY_SCALES ?? '10000,10000000').split(',').map(Number);
+const stores = (process.env.BENCH_STORES ?? 'sqlite').split(',');
+const pgAdminUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+const YEAR = 365 * 24 * 3600_000;
+const SENSORS = 10;
+const FULL_SENSOR_ROWS = 3_153_600;
+const log = (message: string) => console.error(`[bench] ${message}`);
+const table: string[][] = [];
+
+/** Sensor 1: a year every 10 s (fewer, evenly spread, at smaller scales); the other sensors the rest. */
+function* rows(total: number, now: number): Generator<[number, number, number]> {
+  const first = Math.round((total * FULL_SENSOR_ROWS) / 10_000_000);
+  for (let i = 0; i < first; i++) yield [1, 20 + Math.sin(i / 500) * 5, now - YEAR + Math.floor((i * YEAR) / first)];
+  const rest = total - first;
+  for (let i = 0; i < rest; i++) yield [2 + (i % (SENSORS - 1)), 6 + Math.cos(i / 700), now - YEAR + Math.floor((i * YEAR) / rest)];
+}
+
+async function oldStore(url: string, total: number, now: number): Promise<void> {
+  const sqlite = url.startsWith('sqlite:');
+  const { db } = sqlite ? openSqlite(url) : openPostgres(url);
+  const dialect = sqlite ? sqliteDialect : postgresDialect;
+  const { error } = await new Migrator({ db, provider: migrationProvider(dialect) }).migrateTo('004_no_nul');
+  if (error) throw error;
+  await db.insertInto('prototypes').values({ prototype_id: 0, prototype_name: 'bench' }).execute();
+  for (let id = 1; id <= SENSORS; id++) {
+    await db
+      .insertInto('sensors')
+      .values({
+        sensor_id: id,
+        sensor_type: 'temperature',
+        prototype_id: 0,
+        sensor_unit: 'Celsius',
+        threshold_critically_low: 0,
+        threshold_low: 10,
+        threshold_high: 30,
+        threshold_critically_high: 40,
+      })
+      .execute();
+  }
+  await db.destroy();
+  if (sqlite) {
+    const file = new SQLite(url.slice('sqlite:'.length));
+    const insert = file.prepare('insert into measurements (sensor_id, value, timestamp) values (?, ?, ?)');
+    file.transaction(() => {
+      for (const r of rows(total, now)) insert.run(...r);
+    })();
+    file.pragma('wal_checkpoint(TRUNCATE)');
+    file.close();
+    return;
+  }
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  let batch: [number[], number[], number[]] = [[], [], []];
+  const flush = async () => {
+    await client.query(
+      `insert into measurements (sensor_id, value, timestamp)
+       select u.id, u.v, timestamptz 'epoch' + u.ms * interval '1 millisecond' from unnest($1::int4[], $2::float8[], $3::int8[]) as u(id, v, ms)`,
+      batch,
+    );
+    batch = [[], [], []];
+  };
+  for (const [id, v, t] of rows(total, now)) {
+    batch[0].push(id);
+    batch[1].push(v);
+    batch[2].push(t);
+    if (batch[0].length === 50_000) await flush();
+  }
+  if (batch[0].length > 0) await flush();
+  await client.query('analyze measurements');
+  await client.end();
+}
+
+async function scratchUrl(store: string, folder: string, name: string): Promise<{ url: string; drop(): Promise<void> }> {
+  if (store === 'sqlite') return { url: `sqlite:${folder}/${name}.db`, drop: async () => {} };
+  const admin = new pg.Client({ connectionString: pgAdminUrl });
+  await admin.connect();
+  const db = `sensorhub_bench_history_${name}`;
+  await admin.query(`drop database if exists ${db} with (force)`);
+  await admin.query(`create database ${db}`);
+  await admin.end();
+  const url = new URL(pgAdminUrl);
+  url.pathname = `/${db}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: pgAdminUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${db} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const folder = temporaryFolder('sensorhub-bench-history-');
+  try {
+    for (const store of stores) {
+      for (const total of scales) {
+        const label = `${store}, ${total.toLocaleString('en-US')} rows`;
+        const database = await scratchUrl(store, folder.path, String(total));
+        try {
+          const now = Date.now();
+          log(`${label}: filling`);
+          await oldStore(database.url, total, now);
+          const began = performance.now();
+          const opened = await openStore(database.url, { seedDefaults: false, log: (d, m) => log(`${m} ${JSON.stringify(d)}`) });
+          const migrationMs = performance.now() - began;
+          table.push([
+            label,
+            'migration building the buckets',
+            `${(migrationMs / 1000).toFixed(1)} s`,
+            `${Math.round(total / (migrationMs / 1000)).toLocaleString('en-US')} rows/s`,
+          ]);
+
+          const span = await opened.measurements.windowSpan(1, { start: now - YEAR, end: now + 1, endInclusive: false });
+          const rawBegan = performance.now();
+          await opened.measurements.extremesPerBucket(
+            1,
+            { start: now - YEAR, end: now + 1, endInclusive: false },
+            new BucketLayout(span.first, span.last, 500),
+            span.count,
+          );
+          table.push([
+            label,
+            `raw path: min/max per span over sensor 1's year (${span.count.toLocaleString('en-US')} rows), in process`,
+            `${Math.round(performance.now() - rawBegan)} ms`,
+            'once',
+          ]);
+          await opened.close();
+
+          const service = await startService({ DATABASE_URL: database.url, LOG_LEVEL: 'warn', SEED_DEFAULTS: 'false' });
+          try {
+            const start = new Date(now - YEAR).toISOString();
+            const end = new Date(now).toISOString();
+            for (const [name, path] of [
+              [
+                'GET /measurements/1/aggregate?bucket=1h, one year',
+                `/measurements/1/aggregate?bucket=1h&start_time=${start}&end_time=${end}`,
+              ],
+              ['GET /measurements/1?max_points=1000, one year', `/measurements/1?max_points=1000&start_time=${start}&end_time=${end}`],
+            ]) {
+              const result = await load({ url: service.url + path, connections: 1, durationS: duration });
+              const clean = result.errors === 0 && result.non2xx === 0 ? '' : ` (${result.errors} errors, ${result.non2xx} non-2xx)`;
+              table.push([
+                label,
+                name,
+                `p50 ${result.p50} ms, p99 ${result.p99} ms${clean}`,
+                `${Math.round(result.rps)}/s at 1 connection`,
+              ]);
+              log(`${label}: ${name}: p50 ${result.p50} ms, p99 ${result.p99} ms`);
+            }
+          } finally {
+            await service.stop();
+          }
+        } finally {
+          await database.drop();
+        }
+      }
+    }
+  } finally {
+    folder.remove();
+  }
+  console.log('| store, size | scenario | figure | detail |\n|---|---|---|---|');
+  for (const r of table) console.log(`| ${r.join(' | ')} |`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,67 @@
+/**
+ * What a history bucket keeps of the measurements it covers. Every field is decided by a total
+ * order, so the summary of a set of measurements is the same whatever order they arrive in and
+ * however they are grouped: merging is associative and commutative, which is what lets ingest
+ * update a bucket incrementally, a larger bucket be folded from smaller ones, and a recomputation
+ * from raw rows give exactly what the increments gave.
+ *
+ * - `min`: the lowest value; on a tie the earliest (timestamp, then id).
+ * - `max`: the highest value; on a tie the earliest (timestamp, then id).
+ * - `first` / `last`: the earliest / latest by (timestamp, id).
+ */
+export interface Point {
+  id: number;
+  ts: number;
+  value: number;
+}
+
+export interface Summary {
+  count: number;
+  sum: number;
+  min: Point;
+  max: Point;
+  first: Point;
+  last: Point;
+}
+
+export interface MeasurementLike {
+  measurement_id: number;
+  value: number;
+  timestamp: number;
+}
+
+const earlier = (a: Point, b: Point) => a.ts < b.ts || (a.ts === b.ts && a.id < b.id);
+const lower = (a: Point, b: Point) => a.value < b.value || (a.value === b.value && earlier(a, b));
+const higher = (a: Point, b: Point) => a.value > b.value || (a.value === b.value && earlier(a, b));
+
+export function pointOf(m: MeasurementLike): Point {
+  return { id: m.measurement_id, ts: m.timestamp, value: m.value };
+}
+
+export function summaryOf(m: MeasurementLike): Summary {
+  const p = pointOf(m);
+  return { count: 1, sum: m.value, min: p, max: p, first: p, last: p };
+}
+
+/** The summary of the union of two disjoint sets of measurements. */
+export function merge(a: Summary, b: Summary): Summary {
+  return {
+    count: a.count + b.count,
+    sum: a.sum + b.sum,
+    min: lower(b.min, a.min) ? b.min : a.min,
+    max: higher(b.max, a.max) ? b.max : a.max,
+    first: earlier(b.first, a.first) ? b.first : a.first,
+    last: earlier(a.last, b.last) ? b.last : a.last,
+  };
+}
+
+/** Adds one measurement to a summary in place (the ingest and rebuild hot loop: no allocation per row but the point). */
+export function add(into: Summary, m: MeasurementLike): void {
+  into.count += 1;
+  into.sum += m.value;
+  const p = pointOf(m);
+  if (lower(p, into.min)) into.min = p;
+  if (higher(p, into.max)) into.max = p;
+  if (earlier(p, into.first)) into.first = p;
+  if (earlier(into.last, p)) into.last = p;
+}

@@ -1,0 +1,149 @@
+import { BucketLayout } from '../domain/buckets.js';
+import { parseDuration } from '../domain/duration.js';
+import type { TimeWindow } from '../domain/time-window.js';
+import { type Bucket, bucketStream, foldBuckets } from '../history/fold.js';
+import { bucketCeil, bucketsIn, bucketStart, keptSizeDividing, MAX_BUCKETS, parseBucketSize, sizeFittingIn } from '../history/sizes.js';
+import type { AggregateQuery } from '../schemas/history.js';
+import type { StoredMeasurement } from '../store/index.js';
+import type { ServiceDeps } from './deps.js';
+import { InvalidInput, NotFound } from './errors.js';
+import { windowOf } from './window.js';
+
+/** One answered bucket: [start, end) and what it holds. */
+export interface AggregateBucket {
+  start: number;
+  end: number;
+  count: number;
+  min: number;
+  max: number;
+  mean: number;
+  first: number;
+  last: number;
+}
+
+/** Each bucket's lowest and highest measurement, as points in time order (one when they are the same row). */
+function extremesOf(buckets: readonly Bucket[], sensorId: number): StoredMeasurement[] {
+  const out: StoredMeasurement[] = [];
+  for (const b of buckets) {
+    const [a, z] = b.min.ts < b.max.ts || (b.min.ts === b.max.ts && b.min.id <= b.max.id) ? [b.min, b.max] : [b.max, b.min];
+    out.push({ measurement_id: a.id, sensor_id: sensorId, value: a.value, timestamp: a.ts });
+    if (z.id !== a.id) out.push({ measurement_id: z.id, sensor_id: sensorId, value: z.value, timestamp: z.ts });
+  }
+  return out;
+}
+
+/**
+ * Long ranges from the history buckets (API.md §10). Answers are whole buckets aligned in UTC: a
+ * bucket overlapping an edge of the window is answered whole, as a chart of hourly means expects.
+ */
+export function historyService({ store, now }: ServiceDeps) {
+  /** The window's bounds as [start, end), unbounded sides taken from the sensor's history. */
+  async function boundsOf(sensorId: number, window: TimeWindow): Promise<{ start: number; end: number } | undefined> {
+    const extent = window.start === undefined || window.end === undefined ? await store.history.extent(sensorId) : undefined;
+    const start = window.start ?? extent?.first;
+    const end = window.end === undefined ? extent?.end : window.end + (window.endInclusive ? 1 : 0);
+    if (start === undefined || end === undefined || start >= end) return undefined;
+    return { start, end };
+  }
+
+  async function fromRawRows(sensorId: number, start: number, end: number, size: number): Promise<Bucket[]> {
+    const out: Bucket[] = [];
+    const stream = bucketStream([size], (_size, bucket) => out.push(bucket));
+    for await (const page of store.measurements.walkWindow(sensorId, { start, end, endInclusive: false })) {
+      for (const row of page) stream.push(row);
+    }
+    stream.end();
+    return out;
+  }
+
+  return {
+    /** GET /measurements/{id}/aggregate: buckets of the asked size, or of the size that fits max_points. */
+    async aggregate(sensorId: number, query: AggregateQuery): Promise<AggregateBucket[]> {
+      const window = windowOf(query, now());
+      if (query.bucket === undefined && query.max_points === undefined) {
+        throw new InvalidInput({ loc: ['query', 'bucket'], msg: 'Give bucket (a duration) or max_points', type: 'missing' });
+      }
+      if (query.bucket !== undefined && query.max_points !== undefined) {
+        throw new InvalidInput({ loc: ['query', 'max_points'], msg: 'Give bucket or max_points, not both', type: 'value_error' });
+      }
+      let asked: number | undefined;
+      if (query.bucket !== undefined) {
+        asked = parseBucketSize(query.bucket, parseDuration);
+        if (asked === undefined || asked < 1 || !Number.isInteger(asked)) {
+          throw new InvalidInput({
+            loc: ['query', 'bucket'],
+            msg: 'Input should be a positive duration in whole milliseconds (e.g. 5m, 1h, 1d, PT15M, 3600)',
+            type: 'duration_parsing',
+          });
+        }
+      }
+      if (!(await store.sensors.get(sensorId))) throw new NotFound(`Sensor ${sensorId} not found`);
+      const bounds = await boundsOf(sensorId, window);
+      if (!bounds) return [];
+      const { start, end } = bounds;
+      const size = asked ?? sizeFittingIn(start, end, query.max_points as number);
+      if (size === undefined) {
+        throw new InvalidInput({
+          loc: ['query', 'max_points'],
+          msg: 'No bucket size fits this window in so few buckets',
+          type: 'value_error',
+        });
+      }
+      const count = bucketsIn(start, end, size);
+      if (count > MAX_BUCKETS) {
+        throw new InvalidInput({
+          loc: ['query', query.bucket !== undefined ? 'bucket' : 'max_points'],
+          msg: `The window holds ${count} buckets of this size; at most ${MAX_BUCKETS.toLocaleString('en-US')} are answered`,
+          type: 'value_error',
+        });
+      }
+      const from = bucketStart(start, size);
+      const to = bucketCeil(end, size);
+      const kept = keptSizeDividing(size);
+      const buckets =
+        kept === undefined
+          ? await fromRawRows(sensorId, from, to, size)
+          : kept === size
+            ? await store.history.buckets(sensorId, size, from, to)
+            : foldBuckets(await store.history.buckets(sensorId, kept, from, to), size);
+      return buckets.map((b) => ({
+        start: b.start,
+        end: b.start + size,
+        count: b.count,
+        min: b.min.value,
+        max: b.max.value,
+        mean: b.sum / b.count,
+        first: b.first.value,
+        last: b.last.value,
+      }));
+    },
+
+    /**
+     * `max_points` over a window, from the buckets when that reads fewer rows than the raw rows:
+     * the window is cut into at most max_points/2 aligned buckets of a multiple of a kept size,
+     * each whole bucket inside the window gives its lowest and highest measurement, and the two
+     * partial buckets at the edges are computed from raw rows. Undefined: the raw path is cheaper
+     * (or the window holds no more than max_points rows and is answered whole).
+     */
+    async downsampled(sensorId: number, window: TimeWindow, maxPoints: number): Promise<StoredMeasurement[] | undefined> {
+      const bounds = await boundsOf(sensorId, window);
+      if (!bounds) return undefined;
+      const { start, end } = bounds;
+      const size = sizeFittingIn(start, end, Math.max(1, Math.floor(maxPoints / 2)));
+      if (size === undefined) return undefined;
+      const kept = keptSizeDividing(size);
+      const innerStart = bucketCeil(start, size);
+      const innerEnd = bucketStart(end, size);
+      if (kept === undefined || innerStart >= innerEnd) return undefined;
+      const rows = await store.history.buckets(sensorId, kept, innerStart, innerEnd);
+      const inner = rows.reduce((n, b) => n + b.count, 0);
+      if (inner <= maxPoints || rows.length >= inner) return undefined;
+      const edge = async (edgeWindow: TimeWindow, first: number, last: number) =>
+        first > last ? [] : store.measurements.extremesPerBucket(sensorId, edgeWindow, new BucketLayout(first, last, 1), 1);
+      const head = await edge({ start, end: innerStart, endInclusive: false }, start, innerStart - 1);
+      const tail = await edge({ start: innerEnd, end: window.end, endInclusive: window.endInclusive }, innerEnd, end - 1);
+      return [...head, ...extremesOf(foldBuckets(rows, size), sensorId), ...tail];
+    },
+  };
+}
+export type HistoryService = ReturnType<typeof historyService>;

@@ -1,0 +1,90 @@
+import type { Bucket } from '../history/fold.js';
+import type { HistoryBucketTable } from './database.js';
+
+/** The bucket table's columns in the order the ingest upserts bind them. */
+export const BUCKET_COLUMNS = [
+  'sensor_id',
+  'size_ms',
+  'start_ms',
+  'row_count',
+  'value_sum',
+  'min_value',
+  'min_ts',
+  'min_id',
+  'max_value',
+  'max_ts',
+  'max_id',
+  'first_value',
+  'first_ts',
+  'first_id',
+  'last_value',
+  'last_ts',
+  'last_id',
+] as const;
+
+/** `new` comes before `old` in the order that decides a point (value, then timestamp, then id). */
+function before(point: string, valueOrder: '<' | '>' | null, tsOrder: '<' | '>'): string {
+  const n = (c: string) => `excluded.${point}_${c}`;
+  const o = (c: string) => `b.${point}_${c}`;
+  const byTime = `(${n('ts')} ${tsOrder} ${o('ts')} or (${n('ts')} = ${o('ts')} and ${n('id')} ${tsOrder} ${o('id')}))`;
+  if (valueOrder === null) return byTime;
+  return `(${n('value')} ${valueOrder} ${o('value')} or (${n('value')} = ${o('value')} and ${byTime}))`;
+}
+
+function pick(point: string, condition: string): string {
+  return ['value', 'ts', 'id']
+    .map((c) => `${point}_${c} = case when ${condition} then excluded.${point}_${c} else b.${point}_${c} end`)
+    .join(', ');
+}
+
+/**
+ * The merge of a bucket summary into the stored one, as the `on conflict` clause of an upsert
+ * into `history_buckets as b`: the SQL twin of `merge` in src/history/summary.ts, the same on both
+ * stores.
+ */
+export const MERGE_ON_CONFLICT =
+  'on conflict (sensor_id, size_ms, start_ms) do update set ' +
+  [
+    'row_count = b.row_count + excluded.row_count',
+    'value_sum = b.value_sum + excluded.value_sum',
+    pick('min', before('min', '<', '<')),
+    pick('max', before('max', '>', '<')),
+    pick('first', before('first', null, '<')),
+    pick('last', before('last', null, '>')),
+  ].join(', ');
+
+/** A bucket as a row of the table. */
+export function bucketRow(sensorId: number, size: number, b: Bucket): HistoryBucketTable {
+  return {
+    sensor_id: sensorId,
+    size_ms: size,
+    start_ms: b.start,
+    row_count: b.count,
+    value_sum: b.sum,
+    min_value: b.min.value,
+    min_ts: b.min.ts,
+    min_id: b.min.id,
+    max_value: b.max.value,
+    max_ts: b.max.ts,
+    max_id: b.max.id,
+    first_value: b.first.value,
+    first_ts: b.first.ts,
+    first_id: b.first.id,
+    last_value: b.last.value,
+    last_ts: b.last.ts,
+    last_id: b.last.id,
+  };
+}
+
+/** A row of the table as a bucket. */
+export function bucketOf(r: HistoryBucketTable): Bucket {
+  return {
+    start: Number(r.start_ms),
+    count: Number(r.row_count),
+    sum: r.value_sum,
+    min: { value: r.min_value, ts: Number(r.min_ts), id: Number(r.min_id) },
+    max: { value: r.max_value, ts: Number(r.max_ts), id: Number(r.max_id) },
+    first: { value: r.first_value, ts: Number(r.first_ts), id: Number(r.first_id) },
+    last: { value: r.last_value, ts: Number(r.last_ts), id: Number(r.last_id) },
+  };
+}

@@ -1,0 +1,234 @@
+import { type Kysely, sql } from 'kysely';
+import { type Bucket, bucketsOf, bucketStream, foldBuckets } from '../../history/fold.js';
+import { bucketStart, DAY, FIVE_MINUTES, HOUR, KEPT_SIZES } from '../../history/sizes.js';
+import type { Database, HistoryBucketTable } from '../database.js';
+import type { Dialect } from '../dialect.js';
+import { bucketOf, bucketRow } from '../history-sql.js';
+import { measurementRepository } from './measurements.js';
+
+/** Raw rows before this instant (a UTC midnight, epoch ms) have been retired; their buckets are the record. */
+const RETIRED_BEFORE_KEY = 'history.raw_retired_before';
+/** Bucket rows per insert: SQLite binds at most 32766 values, 17 per row here. */
+const ROWS_PER_INSERT = 1_000;
+
+export interface RemovedMeasurement {
+  sensor_id: number;
+  timestamp: number;
+}
+
+export interface RebuildProgress {
+  rows: number;
+  buckets: number;
+}
+
+/**
+ * The history buckets of every sensor (5 minutes, 1 hour, 1 day): reading them, and keeping them
+ * exact when raw rows go away. Ingest adds to them in its own commit (see the group commits);
+ * everything here runs inside the caller's transaction when given a transaction's `db`.
+ */
+export function historyRepository(db: Kysely<Database>, dialect: Dialect) {
+  const measurements = measurementRepository(db, dialect);
+
+  async function insertBuckets(rows: HistoryBucketTable[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+      await db
+        .insertInto('history_buckets')
+        .values(rows.slice(i, i + ROWS_PER_INSERT))
+        .execute();
+    }
+  }
+
+  async function buckets(sensorId: number, size: number, from: number, to: number): Promise<Bucket[]> {
+    const rows = await db
+      .selectFrom('history_buckets')
+      .selectAll()
+      .where('sensor_id', '=', sensorId)
+      .where('size_ms', '=', size)
+      .where('start_ms', '>=', from)
+      .where('start_ms', '<', to)
+      .orderBy('start_ms')
+      .execute();
+    return rows.map(bucketOf);
+  }
+
+  async function write(sensorId: number, size: number, start: number, bucket: Bucket | undefined): Promise<void> {
+    await db
+      .deleteFrom('history_buckets')
+      .where('sensor_id', '=', sensorId)
+      .where('size_ms', '=', size)
+      .where('start_ms', '=', start)
+      .execute();
+    if (bucket) await insertBuckets([bucketRow(sensorId, size, bucket)]);
+  }
+
+  async function retiredBefore(): Promise<number> {
+    const row = await db.selectFrom('settings').select('value').where('key', '=', RETIRED_BEFORE_KEY).executeTakeFirst();
+    return row ? Number(row.value) : -Infinity;
+  }
+
+  /**
+   * On PostgreSQL, locks the bucket rows about to be recomputed, in the order ingest's upserts
+   * take them: an ingest that committed first is then seen by the recomputation's reads, and one
+   * that comes later waits and adds itself to the recomputed bucket.
+   */
+  async function lockBuckets(keys: { sensorId: number; size: number; start: number }[]): Promise<void> {
+    if (dialect.kind !== 'postgres' || keys.length === 0) return;
+    const tuples = keys.map((k) => sql`(${k.sensorId}::int, ${k.size}::int8, ${k.start}::int8)`);
+    await sql`select 1 from history_buckets where (sensor_id, size_ms, start_ms) in (${sql.join(tuples)})
+      order by sensor_id, size_ms, start_ms for update`.execute(db);
+  }
+
+  return {
+    /** The kept buckets of `size` whose start lies in [from, to), in time order. */
+    buckets,
+
+    /** The span the sensor's history covers, from its first measurement to just after its last; undefined without history. */
+    async extent(sensorId: number): Promise<{ first: number; end: number } | undefined> {
+      const row = await db
+        .selectFrom('history_buckets')
+        .select((eb) => [eb.fn.min('first_ts').as('first'), eb.fn.max('last_ts').as('last')])
+        .where('sensor_id', '=', sensorId)
+        .where('size_ms', '=', DAY)
+        .executeTakeFirst();
+      if (!row || row.first === null || row.last === null) return undefined;
+      return { first: Number(row.first), end: Number(row.last) + 1 };
+    },
+
+    /** Before this instant raw rows are retired (−∞: none ever were). */
+    retiredBefore,
+
+    /** Moves the retirement cutoff on (never back). */
+    async retireBefore(cutoff: number): Promise<void> {
+      if (cutoff <= (await retiredBefore())) return;
+      await db
+        .insertInto('settings')
+        .values({ key: RETIRED_BEFORE_KEY, value: String(cutoff) })
+        .onConflict((oc) => oc.column('key').doUpdateSet({ value: String(cutoff) }))
+        .execute();
+    },
+
+    /**
+     * Raw rows went away (deleted one by one): the buckets that held them are computed again —
+     * the 5-minute bucket from the raw rows that remain, the hour from its 5-minute buckets, the
+     * day from its hours. Buckets before the retirement cutoff are the permanent record and stay.
+     */
+    async measurementsRemoved(removed: readonly RemovedMeasurement[]): Promise<void> {
+      const cutoff = await retiredBefore();
+      const keysBySize = new Map<number, Map<string, { sensorId: number; size: number; start: number }>>(
+        KEPT_SIZES.map((s) => [s, new Map()]),
+      );
+      for (const row of removed) {
+        if (row.timestamp < cutoff) continue;
+        for (const size of KEPT_SIZES) {
+          const start = bucketStart(row.timestamp, size);
+          keysBySize.get(size)?.set(`${row.sensor_id}:${start}`, { sensorId: row.sensor_id, size, start });
+        }
+      }
+      const all = [...keysBySize.values()].flatMap((m) => [...m.values()]);
+      all.sort((a, b) => a.sensorId - b.sensorId || a.size - b.size || a.start - b.start);
+      await lockBuckets(all);
+      for (const { sensorId, start } of keysBySize.get(FIVE_MINUTES)?.values() ?? []) {
+        const rows = [];
+        for await (const page of measurements.walkWindow(sensorId, { start, end: start + FIVE_MINUTES, endInclusive: false }))
+          rows.push(...page);
+        await write(sensorId, FIVE_MINUTES, start, bucketsOf(rows, FIVE_MINUTES)[0]);
+      }
+      for (const [size, finer] of [
+        [HOUR, FIVE_MINUTES],
+        [DAY, HOUR],
+      ] as const) {
+        for (const { sensorId, start } of keysBySize.get(size)?.values() ?? []) {
+          await write(sensorId, size, start, foldBuckets(await buckets(sensorId, finer, start, start + size), size)[0]);
+        }
+      }
+    },
+
+    /** Every bucket of these sensors (the sensors are being deleted). */
+    async sensorsRemoved(sensorIds: readonly number[]): Promise<void> {
+      if (sensorIds.length > 0)
+        await db
+          .deleteFrom('history_buckets')
+          .where('sensor_id', 'in', [...sensorIds])
+          .execute();
+    },
+
+    /**
+     * Every bucket (every measurement is being replaced): history starts afresh, retirement
+     * cutoff included, so the new rows get their buckets whatever their age (retention retires
+     * the old ones again at its next pass, keeping their buckets).
+     */
+    async removeAll(): Promise<void> {
+      await db.deleteFrom('history_buckets').execute();
+      await db.deleteFrom('settings').where('key', '=', RETIRED_BEFORE_KEY).execute();
+    },
+
+    /**
+     * Builds a sensor's buckets in [from, to) (whole days; undefined: unbounded) from its raw
+     * rows, replacing what was there, walking the rows in time order with flat memory.
+     * Buckets before the retirement cutoff are left as they are.
+     */
+    async rebuild(
+      sensorId: number,
+      from: number | undefined,
+      to: number | undefined,
+      progress?: (p: RebuildProgress) => void,
+    ): Promise<RebuildProgress> {
+      const cutoff = await retiredBefore();
+      const start = Number.isFinite(cutoff) ? Math.max(from ?? -Infinity, cutoff) : from;
+      let del = db.deleteFrom('history_buckets').where('sensor_id', '=', sensorId);
+      if (start !== undefined) del = del.where('start_ms', '>=', start);
+      if (to !== undefined) del = del.where('start_ms', '<', to);
+      await del.execute();
+      const pending: HistoryBucketTable[] = [];
+      const done: RebuildProgress = { rows: 0, buckets: 0 };
+      const stream = bucketStream(KEPT_SIZES, (size, bucket) => pending.push(bucketRow(sensorId, size, bucket)));
+      for await (const page of measurements.walkWindow(sensorId, { start, end: to, endInclusive: false })) {
+        for (const row of page) stream.push(row);
+        done.rows += page.length;
+        if (pending.length >= ROWS_PER_INSERT) {
+          done.buckets += pending.length;
+          await insertBuckets(pending.splice(0));
+          progress?.(done);
+        }
+      }
+      stream.end();
+      done.buckets += pending.length;
+      await insertBuckets(pending.splice(0));
+      return done;
+    },
+
+    /** Deletes up to `limit` of a sensor's raw rows older than `cutoff`; how many it deleted. */
+    async retireRaw(sensorId: number, cutoff: number, limit: number): Promise<number> {
+      const oldest = db
+        .selectFrom('measurements')
+        .select('measurement_id')
+        .where('sensor_id', '=', sensorId)
+        .where('timestamp', '<', dialect.at(cutoff))
+        .orderBy('timestamp')
+        .limit(limit);
+      const result = await db.deleteFrom('measurements').where('measurement_id', 'in', oldest).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
+    /** Deletes up to `limit` of a sensor's 5-minute buckets older than `cutoff`; how many it deleted. */
+    async retireFiveMinute(sensorId: number, cutoff: number, limit: number): Promise<number> {
+      const oldest = db
+        .selectFrom('history_buckets')
+        .select('start_ms')
+        .where('sensor_id', '=', sensorId)
+        .where('size_ms', '=', FIVE_MINUTES)
+        .where('start_ms', '<', cutoff)
+        .orderBy('start_ms')
+        .limit(limit);
+      const result = await db
+        .deleteFrom('history_buckets')
+        .where('sensor_id', '=', sensorId)
+        .where('size_ms', '=', FIVE_MINUTES)
+        .where('start_ms', 'in', oldest)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}
+
+export type HistoryRepository = ReturnType<typeof historyRepository>;
