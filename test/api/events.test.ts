@@ -240,7 +240,12 @@ describe.each(storeKinds())('GET /events (%s)', (kind) => {
     const operation = document.paths['/events'].get;
     expect(operation.summary).toBe('Live Events');
     expect(operation.description).toContain('Last-Event-ID');
-    expect(operation.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['access_token', 'prototype_id', 'sensor_id', 'types']);
+    expect(operation.parameters.map((p: { name: string }) => p.name).sort()).toEqual([
+      'access_token',
+      'prototype_id',
+      'sensor_id',
+      'types',
+    ]);
   });
 
   it('writes a comment line periodically', async () => {
