@@ -2,16 +2,9 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../helpers/service.js';
 import { storeKinds } from '../helpers/stores.js';
+import { phSensorBody } from '../helpers/bodies.js';
 
-const sensorBody = {
-  sensor_type: 'ph',
-  prototype_id: 0,
-  sensor_unit: 'pH',
-  threshold_critically_low: 0,
-  threshold_low: 5,
-  threshold_high: 7,
-  threshold_critically_high: 14,
-};
+const sensorBody = phSensorBody;
 
 /** Sends bytes as they are (what fetch would refuse to send) and returns the raw answer. */
 function rawRequest(url: string, request: string): Promise<string> {

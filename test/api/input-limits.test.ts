@@ -1,17 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../helpers/service.js';
 import { storeKinds } from '../helpers/stores.js';
+import { phSensorBody } from '../helpers/bodies.js';
 
 const NOW = Date.UTC(2026, 10, 22, 12);
-const sensorBody = {
-  sensor_type: 'ph',
-  prototype_id: 0,
-  sensor_unit: 'pH',
-  threshold_critically_low: 0,
-  threshold_low: 5,
-  threshold_high: 7,
-  threshold_critically_high: 14,
-};
+const sensorBody = phSensorBody;
 const pumpBody = {
   actuator_type: 'base_pump',
   condition_value: 5.5,
