@@ -1,4 +1,5 @@
 import type { Activation } from '../domain/activation.js';
+import type { Alert, AlertEvent } from '../schemas/alerts.js';
 import type { Prototype } from '../schemas/prototypes.js';
 import type { Sensor } from '../schemas/sensors.js';
 import type { StoredActuator, StoredMeasurement } from '../store/index.js';
@@ -10,6 +11,8 @@ import type { StoredActuator, StoredMeasurement } from '../store/index.js';
 export interface Changes {
   /** Measurements stored, in the order they were given, with their ids. */
   measurements: { rows: readonly StoredMeasurement[] };
+  /** One measurement removed by `DELETE /measurements/{id}` (not by retention, nor by a cascade: those say so elsewhere). */
+  measurementDeleted: { measurement: StoredMeasurement };
   /** Synthetic data generated in bulk: too many rows to list, so the sensors and counts. */
   generated: { sensorIds: readonly number[]; generated: number; deleted: number };
   prototype: { action: 'created' | 'updated'; prototype: Prototype } | { action: 'deleted'; prototypeId: number };
@@ -20,6 +23,8 @@ export interface Changes {
    * included (see events/decision-watcher.ts). Worked out by every instance for itself: never relayed.
    */
   decision: { actuator: StoredActuator; state: Activation };
+  /** An alert raised, escalated (either way), cleared or acknowledged (§11). */
+  alert: { event: AlertEvent; alert: Alert };
 }
 
 export type Topic = keyof Changes;
@@ -50,11 +55,13 @@ export function changeBus({
 }: ChangeBusOptions = {}): ChangeBus {
   const listeners: { [T in Topic]: Set<Listener<T>> } = {
     measurements: new Set(),
+    measurementDeleted: new Set(),
     generated: new Set(),
     prototype: new Set(),
     sensor: new Set(),
     actuator: new Set(),
     decision: new Set(),
+    alert: new Set(),
   };
 
   return {
