@@ -18,7 +18,7 @@ import { gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import Fastify from 'fastify';
 import { build } from 'vite';
-import { DESKTOP, hasChromium, INSTALL_HINT, launchBrowser } from '../test/e2e/dashboard-browser.js';
+import { DESKTOP, hasChromium, INSTALL_HINT, launchBrowser } from '../test/e2e/browser.js';
 import { ROOT, startService } from './lib/processes.js';
 
 const WEB_BUILD = join(ROOT, 'dist/web');

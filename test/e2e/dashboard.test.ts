@@ -12,12 +12,12 @@ import {
   screenshot,
   withHint,
   seriousAccessibilityViolations,
-} from './dashboard-browser.js';
+} from './browser.js';
 import { secondPrototype, seedDay } from './dashboard-data.js';
 
 const PAGES = ['overview', 'charts', 'settings', 'camera', 'data'] as const;
-/** Generous: the overview refreshes every 5 s. */
-const LIVE_WAIT_MS = 20_000;
+/** Generous for a loaded machine: an event reaches the page within milliseconds. */
+const LIVE_WAIT_MS = 10_000;
 
 describe.skipIf(!hasChromium)(withHint('dashboard in a real browser (open mode)'), () => {
   let service: TestService;
@@ -103,18 +103,37 @@ describe.skipIf(!hasChromium)(withHint('dashboard in a real browser (open mode)'
     });
   }
 
-  it('shows a measurement posted through the API on the open overview, without a reload', async () => {
+  it('updates values, levels, sparklines and decisions on the open overview from the event stream, without polling', async () => {
     const { context, page, record } = await openPage(browser);
+    const stream = page.waitForResponse((response) => new URL(response.url()).pathname === '/events');
     await page.goto(at('overview'));
     const ec = page.locator('[data-sensor-id="1"] .value');
     await ec.waitFor();
-    const navigations = record.requests.filter((url) => url.pathname === '/ui/').length;
-    const posted = await service.post('/measurements', { sensor_id: 1, value: 2.71 });
-    expect(posted.status).toBeLessThan(300);
-    await expect.poll(() => ec.getAttribute('data-value'), { timeout: LIVE_WAIT_MS, interval: 200 }).toBe('2.71');
-    // 2.71 is above "high" (2): the card turns to the warning level.
+    await expect.poll(() => page.locator('.sparkline').count()).toBe(3);
+    expect((await stream).status()).toBe(200);
+    const events = record.requestsTo('/events');
+    expect(events).toHaveLength(1);
+    expect(events[0].searchParams.get('prototype_id')).toBe('0');
+    const loaded = record.requests.length;
+    const sparkline = page.locator('[data-sensor-id="1"] .sparkline path');
+    const dayBefore = await sparkline.getAttribute('d');
+
+    expect((await service.post('/measurements', { sensor_id: 1, value: 2.71 })).status).toBeLessThan(300);
+    await expect.poll(() => ec.getAttribute('data-value'), { timeout: LIVE_WAIT_MS, interval: 100 }).toBe('2.71');
+    // 2.71 is above "high" (2): the card turns to the warning level, and the last day takes the reading.
     expect(await page.locator('[data-sensor-id="1"] .badge').textContent()).toBe('high');
-    expect(record.requests.filter((url) => url.pathname === '/ui/').length).toBe(navigations);
+    await expect.poll(() => sparkline.getAttribute('d')).not.toBe(dayBefore);
+
+    // Below 0 the acid pump's rule is met: its decision changes through an actuator event.
+    expect((await service.post('/measurements', { sensor_id: 1, value: -0.5 })).status).toBeLessThan(300);
+    const decision = page.locator('[data-actuator-id="1"] .decision');
+    await expect.poll(() => decision.textContent(), { timeout: LIVE_WAIT_MS, interval: 100 }).toBe('Run now: condition met');
+    expect(await page.locator('[data-sensor-id="1"] .badge').textContent()).toBe('critically low');
+
+    // Everything came through the one stream: no request since the page loaded, no reload.
+    expect(record.requests.slice(loaded).map(String)).toEqual([]);
+    expect((await service.post('/measurements', { sensor_id: 1, value: 1.5 })).status).toBeLessThan(300);
+    await expect.poll(() => ec.getAttribute('data-value'), { timeout: LIVE_WAIT_MS, interval: 100 }).toBe('1.5');
     expect(record.errors).toEqual([]);
     await context.close();
   });
@@ -266,6 +285,49 @@ describe.skipIf(!hasChromium)(withHint('dashboard in a real browser (open mode)'
     // Both sensors are fetched for the zoomed range: one time axis.
     expect(record.requestsTo('/measurements/3').at(-1)?.searchParams.get('start_time')).toBe(zoomed.searchParams.get('start_time'));
     expect(await page.getByRole('button', { name: 'Custom range' }).getAttribute('aria-pressed')).toBe('true');
+    expect(record.errors).toEqual([]);
+    await context.close();
+  });
+
+  it('appends live readings while the range ends now, and reads 7 d and longer from the aggregates, never every row', async () => {
+    const { context, page, record } = await openPage(browser);
+    const stream = page.waitForResponse((response) => new URL(response.url()).pathname === '/events');
+    await page.goto(at('charts'));
+    const chart = page.locator('.chart');
+    await chart.locator('canvas').waitFor();
+    expect((await stream).status()).toBe(200);
+    expect(record.requestsTo('/events').at(-1)?.searchParams.getAll('sensor_id')).toEqual(['1']);
+    const drawnEnd = async () => Number((await chart.getAttribute('data-drawn'))?.split('-')[1]);
+    const reads = record.requestsTo('/measurements/').length;
+    const posted = Date.now();
+    expect((await service.post('/measurements', { sensor_id: 1, value: 1.95 })).status).toBeLessThan(300);
+    // The range slides to the new reading's time, with no read of the range again.
+    await expect.poll(drawnEnd, { timeout: LIVE_WAIT_MS, interval: 100 }).toBeGreaterThanOrEqual(posted);
+    expect(record.requestsTo('/measurements/').length).toBe(reads);
+    expect(await page.locator('.chart-card').getAttribute('data-mode')).toBe('raw');
+
+    for (const [label, days] of [
+      ['7 d', 7],
+      ['1 y', 365],
+    ] as const) {
+      const asked = record.requestsTo('/measurements/1/aggregate').length;
+      await page.getByRole('button', { name: label, exact: true }).click();
+      await expect.poll(() => record.requestsTo('/measurements/1/aggregate').length).toBe(asked + 1);
+      await expect.poll(() => page.locator('.chart-card').getAttribute('data-mode')).toBe('aggregate');
+      const request = record.requestsTo('/measurements/1/aggregate').at(-1) as URL;
+      const span = Date.parse(request.searchParams.get('end_time') ?? '') - Date.parse(request.searchParams.get('start_time') ?? '');
+      expect(span).toBe(days * 86_400_000);
+      expect(Number(request.searchParams.get('max_points'))).toBeGreaterThan(100);
+      await expect.poll(async () => Number(await page.locator('.chart-note').getAttribute('data-points'))).toBeGreaterThan(0);
+      expect(await page.locator('.chart-note').textContent()).toContain('buckets');
+    }
+    // Every read of a chart is bounded: max_points on the raw rows, or the aggregates.
+    const unbounded = record
+      .requestsTo('/measurements/')
+      .filter((url) => !url.searchParams.has('max_points') && !url.pathname.endsWith('/last'));
+    expect(unbounded.map(String)).toEqual([]);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'charts-year-desktop');
     expect(record.errors).toEqual([]);
     await context.close();
   });

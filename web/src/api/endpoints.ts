@@ -6,6 +6,10 @@ import type {
   ActuatorBase,
   ActuatorPatch,
   ActuatorState,
+  AggregateBucket,
+  AggregateQuery,
+  Alert,
+  AlertQuery,
   DashboardSettings,
   ExportQuery,
   Measurement,
@@ -15,6 +19,9 @@ import type {
   Sensor,
   SensorBase,
   SensorPatch,
+  Timelapse,
+  TimelapseConfig,
+  TimelapseState,
   TokenReply,
   WindowQuery,
 } from './types';
@@ -26,11 +33,17 @@ export const api = {
   sensors: (prototypeId: number) => sendJson<Sensor[]>('GET', `/sensors/${prototypeId}`),
   createSensor: (sensor: SensorBase) => sendJson<Sensor>('POST', '/sensors/', { json: sensor }),
   updateSensors: (patches: SensorPatch[]) => sendJson<Sensor[]>('PATCH', '/sensors', { json: patches }),
+  /** Without `cascade` the service refuses (409, its detail counting them) while anything is below the sensor. */
+  deleteSensor: async (sensorId: number, cascade = false): Promise<void> => {
+    await send('DELETE', `/sensors/${sensorId}`, { query: { cascade: cascade || undefined } });
+  },
 
   /** The newest measurement, or null when the sensor has none yet (the service answers 404). */
   lastMeasurement: (sensorId: number) => orNullWhenMissing(() => sendJson<Measurement>('GET', `/measurements/${sensorId}/last`)),
   measurements: (sensorId: number, window: WindowQuery) =>
     sendJson<Measurement[]>('GET', `/measurements/${sensorId}`, { query: { ...window } }),
+  aggregate: (sensorId: number, query: AggregateQuery) =>
+    sendJson<AggregateBucket[]>('GET', `/measurements/${sensorId}/aggregate`, { query: { ...query } }),
   exportCsv: async (filters: ExportQuery): Promise<Blob> =>
     (await send('GET', '/measurements/export', { query: { ...filters } })).blob(),
   generate: (settings: Partial<RandomMeasurements>) =>
@@ -45,6 +58,23 @@ export const api = {
   },
 
   picture: async (): Promise<Blob> => (await send('GET', '/picture')).blob(),
+
+  timelapseStatus: () => sendJson<TimelapseState>('GET', '/timelapse/status'),
+  timelapses: () => sendJson<Timelapse[]>('GET', '/timelapse'),
+  startTimelapse: (config: TimelapseConfig) => sendJson<TimelapseState>('POST', '/timelapse/start', { json: config }),
+  stopTimelapse: () => sendJson<TimelapseState>('POST', '/timelapse/stop'),
+  /** The newest frame of the running timelapse, or null before its first. */
+  latestFrame: () => orNullWhenMissing(async () => (await send('GET', '/timelapse/latest-frame')).blob()),
+  timelapseVideo: async (id: string): Promise<Blob> => (await send('GET', `/timelapse/${encodeURIComponent(id)}/download`)).blob(),
+  deleteTimelapse: async (id: string): Promise<void> => {
+    await send('DELETE', `/timelapse/${encodeURIComponent(id)}`);
+  },
+
+  /** Null when the service has no alerts (it answers 404 to the route). */
+  alerts: (query: AlertQuery) => orNullWhenMissing(() => sendJson<Alert[]>('GET', '/alerts', { query: { ...query } })),
+  acknowledgeAlert: (alertId: number) => sendJson<Alert>('POST', `/alerts/${alertId}/acknowledge`),
+  /** Null when the service does not report levels (404): the page computes them itself. */
+  prototypeStatus: (prototypeId: number) => orNullWhenMissing(() => sendJson<unknown>('GET', `/prototypes/${prototypeId}/status`)),
 
   login: (username: string, password: string) =>
     sendJson<TokenReply>('POST', '/token', { form: { username, password, grant_type: 'password' } }),
