@@ -256,6 +256,59 @@ describe.skipIf(!hasChromium)(withHint('dashboard in a real browser (open mode)'
     await context.close();
   });
 
+  it('deletes a sensor: says what is below it, and deletes that with it only when confirmed', async () => {
+    const created = await service.post('/sensors/', {
+      sensor_type: 'water_level',
+      prototype_id: 0,
+      sensor_unit: 'cm',
+      threshold_critically_low: 5,
+      threshold_low: 10,
+      threshold_high: 40,
+      threshold_critically_high: 50,
+    });
+    const id = created.body.sensor_id as number;
+    expect(
+      (
+        await service.post(
+          '/measurements',
+          [20, 21, 22].map((value) => ({ sensor_id: id, value })),
+        )
+      ).status,
+    ).toBeLessThan(300);
+    const { context, page, record } = await openPage(browser);
+    record.allowFailedLoad(`/sensors/${id}`);
+    await page.goto(at('settings'));
+    const form = page.locator(`[data-sensor-form="${id}"]`);
+    await form.getByRole('button', { name: 'Delete' }).click();
+    await page
+      .getByRole('dialog', { name: `Delete Water level #${id}?` })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    // Refused: the counts come from the service's 409.
+    const warning = page.getByRole('dialog', { name: `Water level #${id} still has data` });
+    await warning.waitFor();
+    expect(await warning.locator('.dependents').textContent()).toBe('It still has 0 actuators and 3 measurements.');
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'settings-sensor-delete-desktop');
+    await warning.getByRole('button', { name: 'Cancel' }).click();
+    await warning.waitFor({ state: 'hidden' });
+    expect((await service.get(`/measurements/${id}`)).body).toHaveLength(3);
+    expect(record.requestsTo(`/sensors/${id}`).map((url) => url.searchParams.get('cascade'))).toEqual([null]);
+
+    await form.getByRole('button', { name: 'Delete' }).click();
+    await page
+      .getByRole('dialog', { name: `Delete Water level #${id}?` })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await warning.getByRole('button', { name: 'Delete all of it' }).click();
+    await expect.poll(() => form.count()).toBe(0);
+    expect(record.requestsTo(`/sensors/${id}`).at(-1)?.searchParams.get('cascade')).toBe('true');
+    expect((await service.get(`/measurements/${id}`)).status).toBe(404);
+    expect((await service.get('/sensors/0')).body.map((s: { sensor_id: number }) => s.sensor_id)).not.toContain(id);
+    expect(record.errors).toEqual([]);
+    await context.close();
+  });
+
   it('draws several sensors on one time axis and fetches finer data for a dragged zoom', async () => {
     const { context, page, record } = await openPage(browser);
     await page.goto(at('charts'));
