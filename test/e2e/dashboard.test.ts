@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { phSensorBody } from '../helpers/bodies.js';
 import { startService, type TestService } from '../helpers/service.js';
 import {
   cameraImage,
@@ -257,15 +258,7 @@ describe.skipIf(!hasChromium)(withHint('dashboard in a real browser (open mode)'
   });
 
   it('deletes a sensor: says what is below it, and deletes that with it only when confirmed', async () => {
-    const created = await service.post('/sensors/', {
-      sensor_type: 'water_level',
-      prototype_id: 0,
-      sensor_unit: 'cm',
-      threshold_critically_low: 5,
-      threshold_low: 10,
-      threshold_high: 40,
-      threshold_critically_high: 50,
-    });
+    const created = await service.post('/sensors/', phSensorBody);
     const id = created.body.sensor_id as number;
     expect(
       (
@@ -281,11 +274,11 @@ describe.skipIf(!hasChromium)(withHint('dashboard in a real browser (open mode)'
     const form = page.locator(`[data-sensor-form="${id}"]`);
     await form.getByRole('button', { name: 'Delete' }).click();
     await page
-      .getByRole('dialog', { name: `Delete Water level #${id}?` })
+      .getByRole('dialog', { name: `Delete pH #${id}?` })
       .getByRole('button', { name: 'Delete' })
       .click();
     // Refused: the counts come from the service's 409.
-    const warning = page.getByRole('dialog', { name: `Water level #${id} still has data` });
+    const warning = page.getByRole('dialog', { name: `pH #${id} still has data` });
     await warning.waitFor();
     expect(await warning.locator('.dependents').textContent()).toBe('It still has 0 actuators and 3 measurements.');
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
@@ -297,7 +290,7 @@ describe.skipIf(!hasChromium)(withHint('dashboard in a real browser (open mode)'
 
     await form.getByRole('button', { name: 'Delete' }).click();
     await page
-      .getByRole('dialog', { name: `Delete Water level #${id}?` })
+      .getByRole('dialog', { name: `Delete pH #${id}?` })
       .getByRole('button', { name: 'Delete' })
       .click();
     await warning.getByRole('button', { name: 'Delete all of it' }).click();
