@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CameraStandIn, probeVideo, startCamera } from '../helpers/camera.js';
 import { startService, type TestService } from '../helpers/service.js';
@@ -12,6 +12,24 @@ interface Metadata {
   name: string;
   frames: number;
   ready: boolean;
+}
+
+interface StartFields {
+  name: string;
+  every: [string, string];
+  for: [string, string];
+  framerate: string;
+}
+
+/** Fills the start form as a grower would, and sends it. */
+async function start(form: Locator, fields: StartFields): Promise<void> {
+  await form.getByLabel('Name').fill(fields.name);
+  await form.getByLabel('A frame every').fill(fields.every[0]);
+  await form.getByLabel('Unit of the interval').selectOption(fields.every[1]);
+  await form.getByLabel('For', { exact: true }).fill(fields.for[0]);
+  await form.getByLabel('Unit of the duration').selectOption(fields.for[1]);
+  await form.getByLabel('Video frame rate (per second)').fill(fields.framerate);
+  await form.getByRole('button', { name: 'Start timelapse' }).click();
 }
 
 describe.skipIf(!hasChromium)(withHint('dashboard timelapses in a real browser'), () => {
@@ -37,13 +55,7 @@ describe.skipIf(!hasChromium)(withHint('dashboard timelapses in a real browser')
     record.allowFailedLoad('/timelapse/start');
     await page.goto(`${service.url}/ui/#/camera`);
     const form = page.locator('form[aria-labelledby="timelapse-start-heading"]');
-    await form.getByLabel('Name').fill('Lettuce');
-    await form.getByLabel('A frame every').fill('10');
-    await form.getByLabel('Unit of the interval').selectOption('seconds');
-    await form.getByLabel('For', { exact: true }).fill('5');
-    await form.getByLabel('Unit of the duration').selectOption('seconds');
-    await form.getByLabel('Video frame rate (per second)').fill('2');
-    await form.getByRole('button', { name: 'Start timelapse' }).click();
+    await start(form, { name: 'Lettuce', every: ['10', 'seconds'], for: ['5', 'seconds'], framerate: '2' });
     // Shorter than one interval: the service's 422 sits under the duration, and nothing starts.
     const message = form.locator('[data-field="duration"] .field-error');
     await message.waitFor();
@@ -85,12 +97,7 @@ describe.skipIf(!hasChromium)(withHint('dashboard timelapses in a real browser')
     const { context, page, record } = await openPage(browser, PHONE);
     await page.goto(`${service.url}/ui/#/camera`);
     const form = page.locator('form[aria-labelledby="timelapse-start-heading"]');
-    await form.getByLabel('Name').fill('Basil');
-    await form.getByLabel('A frame every').fill('1');
-    await form.getByLabel('Unit of the interval').selectOption('minutes');
-    await form.getByLabel('For', { exact: true }).fill('1');
-    await form.getByLabel('Unit of the duration').selectOption('hours');
-    await form.getByRole('button', { name: 'Start timelapse' }).click();
+    await start(form, { name: 'Basil', every: ['1', 'minutes'], for: ['1', 'hours'], framerate: '24' });
     const running = page.locator('[data-timelapse-running]');
     await running.waitFor();
     await running.getByRole('img', { name: 'Newest frame of Basil' }).waitFor({ timeout: VIDEO_WAIT_MS });

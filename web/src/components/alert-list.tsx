@@ -1,6 +1,6 @@
-import { useState } from 'preact/hooks';
 import { api } from '../api/endpoints';
 import type { Alert, Sensor } from '../api/types';
+import { ActionProblem, useAction } from './action';
 import { useDashboard } from '../context';
 import { alertKindText } from '../domain/alerts';
 import { sensorName } from '../domain/labels';
@@ -28,24 +28,13 @@ export function AlertList({ alerts, sensors, nowMs, onChange }: Props) {
 
 function AlertItem({ alert, sensor, nowMs, onChange }: { alert: Alert; sensor?: Sensor; nowMs: number; onChange: (alert: Alert) => void }) {
   const { canModify, prefs } = useDashboard();
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
+  const { busy, problem, act } = useAction();
   const display = sensor ? displayFor(sensor.sensor_unit, prefs) : { unit: '', convert: (v: number) => v };
   const value = (v: number | null) => (v === null ? '—' : `${formatValue(display.convert(v))} ${display.unit}`.trim());
   const name = sensor ? sensorName(sensor) : `Sensor #${alert.sensor_id}`;
   const tone = alert.state === 'cleared' ? 'unknown' : alert.severity;
 
-  const acknowledge = async () => {
-    setBusy(true);
-    try {
-      onChange(await api.acknowledgeAlert(alert.alert_id));
-      setProblem(null);
-    } catch (error) {
-      setProblem(`Could not acknowledge: ${(error as Error).message}`);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const acknowledge = () => act('acknowledge', async () => onChange(await api.acknowledgeAlert(alert.alert_id)));
 
   return (
     <li class={`card alert tone-${tone}`} data-alert-id={alert.alert_id} data-state={alert.state}>
@@ -81,11 +70,7 @@ function AlertItem({ alert, sensor, nowMs, onChange }: { alert: Alert; sensor?: 
             Acknowledge
           </button>
         )}
-        {problem && (
-          <span class="error" role="alert">
-            {problem}
-          </span>
-        )}
+        <ActionProblem problem={problem} />
       </div>
     </li>
   );

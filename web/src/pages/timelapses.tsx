@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api } from '../api/endpoints';
 import { type FieldErrors, fieldErrors } from '../api/errors';
 import type { Timelapse, TimelapseState } from '../api/types';
+import { ActionProblem, useAction } from '../components/action';
 import { ConfirmDialog } from '../components/confirm';
 import { FormActions, FormError, NumberField, SelectField, TextField } from '../components/fields';
 import { useDashboard } from '../context';
@@ -103,8 +104,7 @@ function StartForm({ onStarted }: { onStarted: () => Promise<void> }) {
 function Running({ timelapse, onChange }: { timelapse: Timelapse; onChange: () => Promise<void> }) {
   const { canModify } = useDashboard();
   const [frame, setFrame] = useState<string | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, problem, act } = useAction();
   const progress = progressOf(timelapse, Date.now());
 
   // The preview follows the frames; none is asked for before the first (the service answers 404).
@@ -124,18 +124,11 @@ function Running({ timelapse, onChange }: { timelapse: Timelapse; onChange: () =
     };
   }, [timelapse.id, timelapse.frames]);
 
-  const stop = async () => {
-    setBusy(true);
-    try {
+  const stop = () =>
+    act('stop', async () => {
       await api.stopTimelapse();
-      setProblem(null);
       await onChange();
-    } catch (error) {
-      setProblem(`Could not stop: ${(error as Error).message}`);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   return (
     <div class="card running" data-timelapse-running={timelapse.id}>
@@ -156,11 +149,7 @@ function Running({ timelapse, onChange }: { timelapse: Timelapse; onChange: () =
         <button type="button" class="danger" disabled={!canModify || busy} onClick={stop}>
           {busy ? 'Stopping…' : 'Stop and make the video'}
         </button>
-        {problem && (
-          <span class="error" role="alert">
-            {problem}
-          </span>
-        )}
+        <ActionProblem problem={problem} />
       </div>
     </div>
   );
@@ -181,20 +170,7 @@ function Past({ list, runningId, onChange }: { list: Timelapse[]; runningId?: st
 function PastItem({ timelapse, onChange }: { timelapse: Timelapse; onChange: () => Promise<void> }) {
   const { canModify } = useDashboard();
   const [asking, setAsking] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
-
-  const act = async (what: string, action: () => Promise<void>) => {
-    setBusy(true);
-    try {
-      await action();
-      setProblem(null);
-    } catch (error) {
-      setProblem(`Could not ${what}: ${(error as Error).message}`);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, problem, act } = useAction();
   const download = () =>
     act('download', async () => {
       // Fetched rather than linked, so that the token goes with it in enforced mode.
@@ -230,11 +206,7 @@ function PastItem({ timelapse, onChange }: { timelapse: Timelapse; onChange: () 
         <button type="button" class="ghost danger-text" disabled={!canModify || busy} onClick={() => setAsking(true)} aria-label={`Delete ${timelapse.name}`}>
           Delete
         </button>
-        {problem && (
-          <span class="error" role="alert">
-            {problem}
-          </span>
-        )}
+        <ActionProblem problem={problem} />
       </div>
       <ConfirmDialog open={asking} title={`Delete ${timelapse.name}?`} confirmLabel="Delete" onConfirm={remove} onCancel={() => setAsking(false)}>
         <p>Its frames and its video are removed from the service. This cannot be undone.</p>
