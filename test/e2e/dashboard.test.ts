@@ -50,6 +50,10 @@ describe.skipIf(!hasChromium)(withHint('dashboard in a real browser (open mode)'
     const script = await fetch(`${service.url}${asset}`);
     expect(script.status).toBe(200);
     expect(script.headers.get('cache-control')).toContain('immutable');
+    // The page is told which optional parts the service has: exactly the routes that answer.
+    const { features } = (await service.get('/ui/settings.json')).body;
+    expect(features.alerts).toBe((await service.get('/alerts')).status !== 404);
+    expect(features.prototype_status).toBe((await service.get('/prototypes/0/status')).status !== 404);
     const openapi = await service.get('/openapi.json');
     expect(Object.keys(openapi.body.paths).filter((path) => path === '/' || path.startsWith('/ui'))).toEqual([]);
   });
@@ -85,6 +89,9 @@ describe.skipIf(!hasChromium)(withHint('dashboard in a real browser (open mode)'
           await page.locator('.overview[data-loaded]').waitFor();
           await expect.poll(() => page.locator('.sensor .value[data-value]').count()).toBe(3);
           expect(await page.getByRole('combobox', { name: 'Prototype' }).isVisible()).toBe(true);
+          // The Alerts page is offered where the service has alerts, and only there.
+          const { features } = (await service.get('/ui/settings.json')).body;
+          expect(await page.getByRole('link', { name: 'Alerts' }).count()).toBe(features.alerts ? 1 : 0);
           expect(await page.locator('.actuator .decision').first().textContent()).toMatch(/condition|Wait|Run/);
           await expect.poll(() => page.locator('.sparkline').count()).toBe(3);
         }
