@@ -436,6 +436,22 @@ describe.skipIf(!hasChromium)(withHint('dashboard in a real browser (open mode)'
     await context.close();
   });
 
+  it('reads everything again when the stream says reset (synthetic data replaced the measurements)', async () => {
+    const { context, page, record } = await openPage(browser);
+    const stream = page.waitForResponse((response) => new URL(response.url()).pathname === '/events');
+    await page.goto(at('overview'));
+    await page.locator('.overview[data-loaded]').waitFor();
+    await stream;
+    const reads = record.requestsTo('/measurements/1/last').length;
+    const generated = await service.post('/Measurement/Random', { nb_measurements: 40, replace: true });
+    expect(generated.status).toBe(200);
+    await expect.poll(() => record.requestsTo('/measurements/1/last').length, { timeout: LIVE_WAIT_MS }).toBeGreaterThan(reads);
+    const newest = (await service.get('/measurements/1/last')).body.value;
+    await expect.poll(async () => Number(await page.locator('[data-sensor-id="1"] .value').getAttribute('data-value'))).toBe(newest);
+    expect(record.errors).toEqual([]);
+    await context.close();
+  });
+
   it('converts units and keeps the units and the dark theme across a reload', async () => {
     const { context, page, record } = await openPage(browser);
     await page.goto(at('settings'));
