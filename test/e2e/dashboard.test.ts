@@ -3,6 +3,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { phSensorBody } from '../helpers/bodies.js';
 import { startService, type TestService } from '../helpers/service.js';
+import { storeKinds } from '../helpers/stores.js';
 import {
   cameraImage,
   DESKTOP,
@@ -20,12 +21,12 @@ const PAGES = ['overview', 'charts', 'settings', 'camera', 'data'] as const;
 /** Generous for a loaded machine: an event reaches the page within milliseconds. */
 const LIVE_WAIT_MS = 10_000;
 
-describe.skipIf(!hasChromium)(withHint('dashboard in a real browser (open mode)'), () => {
+describe.skipIf(!hasChromium).each(storeKinds())(withHint('dashboard in a real browser (open mode, %s)'), (kind) => {
   let service: TestService;
   let browser: Browser;
 
   beforeAll(async () => {
-    service = await startService('sqlite');
+    service = await startService(kind);
     await seedDay(service);
     await secondPrototype(service);
     browser = await launchBrowser();
