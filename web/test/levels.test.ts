@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isStale, levelOf, levelsFromStatus, severityOf } from '../src/domain/levels';
+import { isStale, levelOf, severityOf } from '../src/domain/levels';
 
 const thresholds = { threshold_critically_low: 0, threshold_low: 4, threshold_high: 7, threshold_critically_high: 10 };
 
@@ -43,24 +43,3 @@ describe('isStale', () => {
   });
 });
 
-describe('levelsFromStatus', () => {
-  it('reads each sensor’s level by id, whichever way the entry names the sensor', () => {
-    const levels = levelsFromStatus({
-      sensors: [
-        { sensor_id: 1, level: 'high' },
-        { sensor: { sensor_id: 2 }, level: 'stale' },
-        { sensor_id: 3, level: 'unheard-of' },
-        { sensor_id: 4 },
-      ],
-    });
-    expect([...levels]).toEqual([
-      [1, 'high'],
-      [2, 'stale'],
-    ]);
-  });
-
-  it('is empty for an answer without sensors', () => {
-    expect(levelsFromStatus(null).size).toBe(0);
-    expect(levelsFromStatus({ detail: 'Not Found' }).size).toBe(0);
-  });
-});

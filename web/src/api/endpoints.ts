@@ -14,6 +14,7 @@ import type {
   ExportQuery,
   Measurement,
   Prototype,
+  PrototypeStatus,
   RandomMeasurements,
   RandomOutcome,
   Sensor,
@@ -70,11 +71,11 @@ export const api = {
     await send('DELETE', `/timelapse/${encodeURIComponent(id)}`);
   },
 
-  /** Null when the service has no alerts (it answers 404 to the route). */
-  alerts: (query: AlertQuery) => orNullWhenMissing(() => sendJson<Alert[]>('GET', '/alerts', { query: { ...query } })),
+  /** Only where the service has alerts (`features.alerts` in the settings). */
+  alerts: (query: AlertQuery) => sendJson<Alert[]>('GET', '/alerts', { query: { ...query } }),
   acknowledgeAlert: (alertId: number) => sendJson<Alert>('POST', `/alerts/${alertId}/acknowledge`),
-  /** Null when the service does not report levels (404): the page computes them itself. */
-  prototypeStatus: (prototypeId: number) => orNullWhenMissing(() => sendJson<unknown>('GET', `/prototypes/${prototypeId}/status`)),
+  /** Only where the service has it (`features.prototype_status`); otherwise the page reads the parts and computes the levels. */
+  prototypeStatus: (prototypeId: number) => sendJson<PrototypeStatus>('GET', `/prototypes/${prototypeId}/status`),
 
   login: (username: string, password: string) =>
     sendJson<TokenReply>('POST', '/token', { form: { username, password, grant_type: 'password' } }),

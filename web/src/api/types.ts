@@ -61,3 +61,13 @@ export interface AlertQuery {
   before?: number;
 }
 
+
+/**
+ * `GET /prototypes/{id}/status` (API.md §11): an overview in one request. Declared here from the
+ * contract until the service's schema of it is on this branch; then taken from src/schemas/alerts.
+ */
+export interface PrototypeStatus {
+  prototype: Prototype;
+  sensors: { sensor: Sensor; level: Level | null; last_measurement: Measurement | null; alerts: Alert[] }[];
+  actuators: { actuator: Actuator; state: ActuatorState }[];
+}

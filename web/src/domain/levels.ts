@@ -32,23 +32,6 @@ export const LEVEL_LABELS: Record<Level, string> = {
 
 /** A level as the service reports it (`/prototypes/{id}/status`): also `stale`. */
 export type ReportedLevel = Level | 'stale';
-const REPORTED: readonly string[] = ['critically_low', 'low', 'ok', 'high', 'critically_high', 'stale'];
-
-/**
- * Each sensor's level from a `/prototypes/{id}/status` answer, by sensor id. Read defensively (a
- * sensor entry naming its id as `sensor_id` or within `sensor`): an entry without a known level
- * is left out, and the page computes that one itself.
- */
-export function levelsFromStatus(body: unknown): Map<number, ReportedLevel> {
-  const levels = new Map<number, ReportedLevel>();
-  const sensors = (body as { sensors?: unknown } | null)?.sensors;
-  if (!Array.isArray(sensors)) return levels;
-  for (const entry of sensors as { sensor_id?: unknown; sensor?: { sensor_id?: unknown }; level?: unknown }[]) {
-    const id = entry?.sensor_id ?? entry?.sensor?.sensor_id;
-    if (typeof id === 'number' && typeof entry.level === 'string' && REPORTED.includes(entry.level)) levels.set(id, entry.level as ReportedLevel);
-  }
-  return levels;
-}
 
 /** Older than the service's STALE_AFTER: the sensor may be disconnected, whatever its value says. */
 export function isStale(timestamp: string, nowMs: number, staleAfterSeconds: number): boolean {

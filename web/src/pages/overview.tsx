@@ -7,7 +7,7 @@ import { useDashboard } from '../context';
 import { applyAlertChange } from '../domain/alerts';
 import { actuatorName, CONDITION_LABELS, sensorName } from '../domain/labels';
 import { dropBefore, foldReading, rawColumns, type SeriesColumns } from '../domain/live-series';
-import { isStale, LEVEL_LABELS, levelOf, levelsFromStatus, type ReportedLevel, severityOf } from '../domain/levels';
+import { isStale, LEVEL_LABELS, levelOf, type ReportedLevel, severityOf } from '../domain/levels';
 import { timeSince } from '../domain/time';
 import { displayFor, formatValue } from '../domain/units';
 import { type ActuatorChange, useLive } from '../live';
@@ -41,16 +41,21 @@ interface Snapshot {
 }
 
 async function loadSnapshot(prototypeId: number, features: { alerts: boolean; prototype_status: boolean }): Promise<Snapshot> {
-  const [sensors, actuators, status, alerts] = await Promise.all([
+  if (features.prototype_status) {
+    // One request: each sensor with its newest reading, level and active alerts, each actuator with its decision.
+    const status = await api.prototypeStatus(prototypeId);
+    return {
+      sensors: status.sensors.map((entry) => ({ sensor: entry.sensor, last: entry.last_measurement, reported: entry.level ?? undefined })),
+      actuators: status.actuators,
+      alerts: features.alerts ? status.sensors.flatMap((entry) => entry.alerts).sort((a, b) => b.alert_id - a.alert_id) : null,
+    };
+  }
+  const [sensors, actuators, alerts] = await Promise.all([
     api.sensors(prototypeId),
     api.actuators(prototypeId),
-    features.prototype_status ? api.prototypeStatus(prototypeId) : null,
     features.alerts ? api.alerts({ state: 'active', prototype_id: prototypeId }) : null,
   ]);
-  const levels = levelsFromStatus(status);
-  const sensorViews = Promise.all(
-    sensors.map(async (sensor) => ({ sensor, last: await api.lastMeasurement(sensor.sensor_id), reported: levels.get(sensor.sensor_id) })),
-  );
+  const sensorViews = Promise.all(sensors.map(async (sensor) => ({ sensor, last: await api.lastMeasurement(sensor.sensor_id) })));
   const actuatorViews = Promise.all(
     actuators.map(async (actuator) => ({ actuator, state: await api.actuatorState(actuator.actuator_id) })),
   );
