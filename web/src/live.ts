@@ -10,8 +10,9 @@ import { storedToken } from './state/session';
  * EventSource reconnects by itself after a dropped connection and resumes with Last-Event-ID (the
  * service replays what was missed, or sends `reset`). It gives up only when the service answers
  * with an error status (a revoked token, a deleted prototype, a restart behind a proxy that
- * answers 502): then this module opens a new one after a growing pause and tells the page to
- * reload, since whatever happened meanwhile was not streamed.
+ * answers 502): then the page reads its data again at once (which surfaces a refused token as a
+ * 401), this module opens a new stream after a growing pause, and the page reads again when it
+ * opens, since whatever happened meanwhile was not streamed.
  */
 export type EventType = 'measurements' | 'actuator' | 'sensor' | 'prototype' | 'alert';
 
@@ -90,6 +91,9 @@ export function subscribe(filter: LiveFilter, handlers: LiveHandlers): LiveSubsc
     events.addEventListener('error', () => {
       if (events.readyState !== EventSource.CLOSED || stopped) return;
       failures++;
+      // The first refusal reads the page again: a token no longer accepted shows there as a 401,
+      // which returns to the login form; a service that is down shows its error.
+      if (failures === 1) handlers.reset();
       timer = setTimeout(open, reopenDelay(failures));
     });
   };
