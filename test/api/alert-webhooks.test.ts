@@ -1,10 +1,9 @@
-import { createServer } from 'node:net';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { manualServiceTimers } from '../helpers/manual-timers.js';
 import { startService, type TestService } from '../helpers/service.js';
 import { storeKinds } from '../helpers/stores.js';
-import { eventually, type WebhookReceiver, webhookReceiver } from '../helpers/webhook-receiver.js';
+import { eventually, freePort, type WebhookReceiver, webhookReceiver } from '../helpers/webhook-receiver.js';
 
 const NOW = Date.UTC(2026, 10, 22, 12);
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -19,13 +18,6 @@ const SENSOR = {
 };
 
 /** A port nothing listens on (taken and released). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe.each(storeKinds())('alert webhooks (%s)', (kind) => {
   let service: TestService | undefined;
