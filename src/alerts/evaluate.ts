@@ -88,7 +88,7 @@ export async function evaluateSensor(
     const { state, actions } = transition(
       { level: stored.level, okSince: stored.ok_since },
       before,
-      { level, value, seen },
+      { level, value, seen, staleSince: level === 'stale' && newest ? staleAt(newest.timestamp, settings.staleAfterMs) : undefined },
       sensor,
       now,
       settings.clearAfterMs,

@@ -24,6 +24,8 @@ export interface Observation {
   value?: number;
   /** Values that were the newest in between (their extremes suffice): they count toward the peak. */
   seen?: readonly number[];
+  /** For a stale sensor: the instant it turned stale (its ok lasted until then). */
+  staleSince?: number;
 }
 
 export type AlertAction =
@@ -78,6 +80,11 @@ export function transition(
   const onValue = active.filter((a) => a.kind !== 'stale');
 
   if (level === 'stale') {
+    // Back at ok long enough before it went quiet (a clear that fell due while no process ran): cleared first.
+    const okUntil = observed.staleSince ?? now;
+    if (state.level === 'ok' && state.okSince !== null && okUntil - state.okSince >= clearAfterMs) {
+      for (const alert of onValue) actions.push({ type: 'clear', alertId: alert.alert_id, lastValue: alert.last_value, peak: alert.peak });
+    }
     if (!stale) actions.push({ type: 'raise', kind: 'stale', severity: 'warning', value: null, peak: null });
     return { state: { level, okSince: null }, actions };
   }

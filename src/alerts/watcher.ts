@@ -263,7 +263,8 @@ export function alertWatcher({ store, bus, now, timers, settings, log }: AlertWa
         w.active = active.filter((a) => a.sensor_id === sensor.sensor_id);
         const level = sensorLevel(w.newest, w.thresholds, at, settings.staleAfterMs);
         const value = level === null || level === 'stale' ? undefined : w.newest?.value;
-        const next = transition(w.state, w.active, { level, value }, w.thresholds, at, settings.clearAfterMs);
+        const staleSince = level === 'stale' && w.newest ? staleAt(w.newest.timestamp, settings.staleAfterMs) : undefined;
+        const next = transition(w.state, w.active, { level, value, staleSince }, w.thresholds, at, settings.clearAfterMs);
         // What changed while the service was stopped (a sensor gone stale, a clear now due) is evaluated at once.
         if (next.actions.length > 0 || next.state.okSince !== w.state.okSince) enqueue(sensor.sensor_id);
         else {

