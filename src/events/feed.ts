@@ -129,6 +129,14 @@ export function eventFeed({ bus, sensors, actuators, instance, recent: limits, d
       const prototypeIds = before === undefined || before === sensor.prototype_id ? [sensor.prototype_id] : [before, sensor.prototype_id];
       emitWhole('sensor', 'sensor', { sensorIds: [sensor.sensor_id], prototypeIds }, JSON.stringify(sensor));
     }),
+    bus.subscribe('alert', (news) =>
+      emitWhole(
+        'alert',
+        'alert',
+        { sensorIds: [news.alert.sensor_id], prototypeIds: [news.alert.prototype_id] },
+        JSON.stringify({ event: news.event, alert: news.alert }),
+      ),
+    ),
     bus.subscribe('prototype', (change) => {
       const prototypeId = change.action === 'deleted' ? change.prototypeId : change.prototype.prototype_id;
       const scope = { sensorIds: sensorsOf(prototypeId), prototypeIds: [prototypeId] };
