@@ -4,7 +4,7 @@
  */
 import type { Static } from '@sinclair/typebox';
 import type { Actuator, ActuatorActivation, ActuatorBase, ActuatorPatch } from '../../../src/schemas/actuators.js';
-import type { Alert, AlertEvent, AlertState, Level } from '../../../src/schemas/alerts.js';
+import type { Alert, AlertEvent, AlertListQuery, AlertState, Level, PrototypeStatus } from '../../../src/schemas/alerts.js';
 import type { AggregateBucket, AggregateQuery } from '../../../src/schemas/history.js';
 import type { ValidationErrorBody } from '../../../src/schemas/common.js';
 import type { ExportQuery, Measurement, RandomMeasurements, RandomResult, WindowQuery } from '../../../src/schemas/measurements.js';
@@ -26,6 +26,7 @@ export type {
   Level,
   Measurement,
   Prototype,
+  PrototypeStatus,
   RandomMeasurements,
   Sensor,
   SensorBase,
@@ -34,6 +35,8 @@ export type {
   WindowQuery,
 };
 export type Timelapse = Static<typeof TimelapseMetadata>;
+/** `GET /alerts` filters (API.md §11). */
+export type AlertQuery = AlertListQuery;
 export type TimelapseState = Static<typeof TimelapseStatus>;
 export type ActuatorState = Static<typeof ActuatorActivation>;
 export type RandomOutcome = Static<typeof RandomResult>;
@@ -52,22 +55,4 @@ export interface DashboardSettings {
   features?: { alerts: boolean; prototype_status: boolean };
 }
 
-/** `GET /alerts` filters (API.md §11). */
-export interface AlertQuery {
-  state?: AlertState | 'all';
-  prototype_id?: number;
-  sensor_id?: number;
-  limit?: number;
-  before?: number;
-}
 
-
-/**
- * `GET /prototypes/{id}/status` (API.md §11): an overview in one request. Declared here from the
- * contract until the service's schema of it is on this branch; then taken from src/schemas/alerts.
- */
-export interface PrototypeStatus {
-  prototype: Prototype;
-  sensors: { sensor: Sensor; level: Level | null; last_measurement: Measurement | null; alerts: Alert[] }[];
-  actuators: { actuator: Actuator; state: ActuatorState }[];
-}
