@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../helpers/service.js';
 import { storeKinds } from '../helpers/stores.js';
-import { DESKTOP, hasChromium, launchBrowser, openPage, PHONE, screenshot, seriousAccessibilityViolations, withHint } from './browser.js';
+import { DESKTOP, hasChromium, launchBrowser, openPage, screenshot, seriousAccessibilityViolations, withHint, WIDTHS } from './browser.js';
 import { seedDay } from './dashboard-data.js';
 
 /** Generous for a loaded machine: an event reaches the page within milliseconds. */
@@ -79,10 +79,7 @@ describe.skipIf(!hasChromium).each(storeKinds())(withHint('dashboard alerts in a
     await context.close();
   });
 
-  for (const [size, viewport] of [
-    ['desktop', DESKTOP],
-    ['phone', PHONE],
-  ] as const) {
+  for (const [size, viewport] of WIDTHS) {
     it(`lists alerts by state and sensor, pages back with "before", and follows the stream at ${size} width`, async () => {
       const { context, page, record } = await openPage(browser, viewport);
       await page.goto(`${service.url}/ui/#/alerts`);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/auth/passwords.js';
 import { PERMISSIONS } from '../../src/auth/permissions.js';
 import { startService, type TestService } from '../helpers/service.js';
-import { DESKTOP, hasChromium, launchBrowser, openPage, PHONE, screenshot, withHint, seriousAccessibilityViolations } from './browser.js';
+import { hasChromium, launchBrowser, openPage, screenshot, seriousAccessibilityViolations, WIDTHS, withHint } from './browser.js';
 import { seedDay } from './dashboard-data.js';
 
 const ADMIN = { username: 'grower', password: 'tomatoes-2026' };
@@ -59,10 +59,7 @@ describe.skipIf(!hasChromium)(withHint('dashboard in a real browser (enforced mo
     expect(typeof settings.features.alerts).toBe('boolean');
   });
 
-  for (const [size, viewport] of [
-    ['desktop', DESKTOP],
-    ['phone', PHONE],
-  ] as const) {
+  for (const [size, viewport] of WIDTHS) {
     it(`shows an accessible login page at ${size} width, and refuses a wrong password`, async () => {
       const { context, page, record } = await openPage(browser, viewport);
       record.allowFailedLoad('/token');

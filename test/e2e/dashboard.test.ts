@@ -6,12 +6,11 @@ import { startService, type TestService } from '../helpers/service.js';
 import { storeKinds } from '../helpers/stores.js';
 import {
   cameraImage,
-  DESKTOP,
   hasChromium,
   launchBrowser,
   openPage,
-  PHONE,
   screenshot,
+  WIDTHS,
   withHint,
   seriousAccessibilityViolations,
 } from './browser.js';
@@ -74,10 +73,7 @@ describe.skipIf(!hasChromium).each(storeKinds())(withHint('dashboard in a real b
     await context.close();
   });
 
-  for (const [size, viewport] of [
-    ['desktop', DESKTOP],
-    ['phone', PHONE],
-  ] as const) {
+  for (const [size, viewport] of WIDTHS) {
     it(`renders every page with data at ${size} width, accessibly, with no console error and no other host`, async () => {
       if ((await service.get('/picture')).status !== 200) {
         await service.request('PUT', '/picture', { raw: await cameraImage(browser), headers: { 'content-type': 'image/png' } });
