@@ -8,8 +8,8 @@
  *   an empty browser cache, then the median of five loads in the same browser;
  * - the chart component drawing 100,000 points, from creating the chart to its first frame,
  *   budget 200 ms (web/bench/chart.html, built here, median of five);
- * - a year of one sensor (3,153,600 rows: one every 10 s, posted through the API so the history
- *   buckets are those ingest keeps) on the charts page, from the click on "1 y" to the frame that
+ * - a year of one sensor (3,153,600 rows: one every 10 s, written raw into a store of the release
+ *   before the history buckets, which the service's upgrade migration builds at start) on the charts page, from the click on "1 y" to the frame that
  *   draws it, budget 300 ms (median of five, the 24 h range picked between them);
  * - an hour of live readings at 10 a second on an open chart of the last hour: 36,000 readings
  *   whose timestamps cover the hour, posted ten to a request (one simulated second, one event)
@@ -28,6 +28,7 @@ import fastifyStatic from '@fastify/static';
 import Fastify from 'fastify';
 import { build } from 'vite';
 import { DESKTOP, hasChromium, INSTALL_HINT, launchBrowser } from '../test/e2e/browser.js';
+import { oldStore } from './lib/old-store.js';
 import { ROOT, startService } from './lib/processes.js';
 
 const WEB_BUILD = join(ROOT, 'dist/web');
@@ -126,35 +127,14 @@ async function chartDrawTime(points: number): Promise<number> {
 }
 
 const YEAR_ROWS = 365 * 8640;
-const YEAR_BATCH = 10_000;
 
-/** A year of one reading every 10 s for sensor 1, ending now, through the API in 10,000-row batches, two at a time. */
-async function postYear(url: string): Promise<void> {
-  const endMs = Date.now() - 60_000;
-  const startMs = endMs - YEAR_ROWS * 10_000;
-  let next = 0;
-  const worker = async () => {
-    while (next < YEAR_ROWS) {
-      const from = next;
-      next += YEAR_BATCH;
-      const rows = [];
-      for (let i = from; i < Math.min(from + YEAR_BATCH, YEAR_ROWS); i++) {
-        const t = startMs + i * 10_000;
-        rows.push({
-          sensor_id: 1,
-          value: 1.5 + 0.4 * Math.sin(t / 86_400_000) + 0.1 * Math.sin(t / 600_000),
-          timestamp: new Date(t).toISOString(),
-        });
-      }
-      const reply = await fetch(`${url}/measurements`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(rows),
-      });
-      if (!reply.ok) throw new Error(`posting the year failed: ${reply.status} ${await reply.text()}`);
-    }
-  };
-  await Promise.all([worker(), worker()]);
+/** A year of one reading every 10 s for sensor 1, ending a minute ago: [sensor_id, value, epoch ms]. */
+function* yearRows(): Generator<[number, number, number]> {
+  const startMs = Date.now() - 60_000 - YEAR_ROWS * 10_000;
+  for (let i = 0; i < YEAR_ROWS; i++) {
+    const t = startMs + i * 10_000;
+    yield [1, 20 + 5 * Math.sin(t / 86_400_000) + 0.5 * Math.sin(t / 600_000), t];
+  }
 }
 
 /** In the page: pick a range by its button, resolve with the ms until the frame that draws it (the chart's data-drawn names the range). */
@@ -178,14 +158,19 @@ const PICK_RANGE = `(async (label, spanMs) => {
 
 const pickRange = (label: string, spanMs: number) => `${PICK_RANGE}(${JSON.stringify(label)}, ${spanMs})`;
 
-async function yearChartTimes(): Promise<{ times: number[]; ingestSeconds: number }> {
+async function yearChartTimes(): Promise<{ times: number[]; fillSeconds: number; migrationSeconds: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'sensorhub-bench-year-'));
-  const service = await startService({ DATABASE_URL: `sqlite:${join(dir, 'sensorhub.db')}` });
+  const url = `sqlite:${join(dir, 'sensorhub.db')}`;
+  // Written raw into a store of the release before the buckets, which the service's upgrade
+  // migration then builds: the same buckets ingest keeps, without posting 3 million rows.
+  const fillStart = Date.now();
+  await oldStore(url, 1, yearRows());
+  const fillSeconds = (Date.now() - fillStart) / 1000;
+  const migrationStart = Date.now();
+  const service = await startService({ DATABASE_URL: url });
+  const migrationSeconds = (Date.now() - migrationStart) / 1000;
   const browser = await launchBrowser();
   try {
-    const ingestStart = Date.now();
-    await postYear(service.url);
-    const ingestSeconds = (Date.now() - ingestStart) / 1000;
     const page = await browser.newPage({ viewport: DESKTOP });
     await page.goto(`${service.url}/ui/#/charts`);
     await page.locator('.chart canvas').waitFor();
@@ -194,7 +179,7 @@ async function yearChartTimes(): Promise<{ times: number[]; ingestSeconds: numbe
       times.push(await page.evaluate<number>(pickRange('1 y', 365 * 86_400_000)));
       await page.evaluate<number>(pickRange('24 h', 86_400_000));
     }
-    return { times, ingestSeconds };
+    return { times, fillSeconds, migrationSeconds };
   } finally {
     await browser.close();
     await service.stop();
@@ -304,7 +289,7 @@ async function main(): Promise<void> {
   const year = await yearChartTimes();
   const yearMs = median(year.times);
   rows.push({
-    what: `chart of a year of one sensor (3,153,600 rows, posted in ${year.ingestSeconds.toFixed(0)} s), "1 y" clicked → drawn (median of ${LOADS}: ${year.times.map((t) => t.toFixed(0)).join(', ')} ms)`,
+    what: `chart of a year of one sensor (3,153,600 rows, written in ${year.fillSeconds.toFixed(0)} s, buckets built by the upgrade migration at start in ${year.migrationSeconds.toFixed(0)} s), "1 y" clicked → drawn (median of ${LOADS}: ${year.times.map((t) => t.toFixed(0)).join(', ')} ms)`,
     figure: ms(yearMs),
     budget: '≤ 300 ms',
     met: yearMs <= 300,
