@@ -65,6 +65,9 @@ function AlertItem({ alert, sensor, nowMs, onChange }: { alert: Alert; sensor?: 
             Acknowledged {alert.acknowledged_by ? `by ${alert.acknowledged_by} ` : ''}
             <time dateTime={alert.acknowledged_at}>{timeSince(alert.acknowledged_at, nowMs)}</time>
           </span>
+        ) : alert.state === 'cleared' ? (
+          // Over without anyone answering it: nothing left to acknowledge.
+          <span class="muted">Not acknowledged</span>
         ) : (
           <button type="button" class="ghost" disabled={!canModify || busy} onClick={acknowledge} aria-label={`Acknowledge: ${name}, ${alertKindText(alert)}`}>
             Acknowledge
