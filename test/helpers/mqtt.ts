@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { connectAsync, type IClientOptions, type MqttClient } from 'mqtt';
+import { INGEST_LINKS } from '../../src/mqtt/index.js';
 
 export const BROKER_URL = process.env.TEST_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
 
@@ -16,6 +17,12 @@ export function mqttEnv(prefix: string, brokerUrl = BROKER_URL, clientSuffix = '
     MQTT_CLIENT_ID: `${prefix}-service${clientSuffix}`,
     MQTT_HA_DISCOVERY_PREFIX: `${prefix}-ha`,
   };
+}
+
+/** The client ids of the service's connections (their persistent sessions), as `mqttEnv` names them. */
+export function serviceClientIds(prefix: string, clientSuffix = ''): string[] {
+  const base = `${prefix}-service${clientSuffix}`;
+  return Array.from({ length: INGEST_LINKS }, (_, i) => (i === 0 ? base : `${base}-${i}`));
 }
 
 export interface Received {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../helpers/service.js';
 import { storeKinds } from '../helpers/stores.js';
-import { cleanBroker, eventually, mqttEnv, type TestClient, testClient, uniquePrefix } from '../helpers/mqtt.js';
+import { cleanBroker, eventually, mqttEnv, serviceClientIds, type TestClient, testClient, uniquePrefix } from '../helpers/mqtt.js';
 
 describe.each(storeKinds())('MQTT ingest (%s)', (kind) => {
   let service: TestService;
@@ -20,7 +20,7 @@ describe.each(storeKinds())('MQTT ingest (%s)', (kind) => {
   afterEach(async () => {
     await device.close();
     await service.close();
-    await cleanBroker(prefix, [`${prefix}-service`]);
+    await cleanBroker(prefix, serviceClientIds(prefix));
   });
 
   const measurementsOf = async (sensorId: number) =>
