@@ -21,6 +21,13 @@ export interface PublisherDeps {
   log: { warn(details: object, message: string): void };
 }
 
+/**
+ * The newest values are published at most this often (all sensors that changed meanwhile
+ * together): a sensor written thousands of times a second is not republished as often, one
+ * written every few seconds is published at once.
+ */
+export const LAST_INTERVAL_MS = 50;
+
 /** Ties in timestamp go to the higher id, as the newest measurement is chosen everywhere else. */
 const isNewer = (row: StoredMeasurement, than: StoredMeasurement | undefined) =>
   !than || row.timestamp > than.timestamp || (row.timestamp === than.timestamp && row.measurement_id > than.measurement_id);
@@ -38,9 +45,10 @@ export function mqttPublisher(deps: PublisherDeps) {
   const prototypes = new Map<number, Prototype>();
   /** The newest measurement published per sensor. */
   const newest = new Map<number, StoredMeasurement>();
-  /** Newest measurements waiting for the end of this turn: a burst publishes each sensor once. */
+  /** Newest measurements waiting to be published: a burst publishes each sensor once. */
   const pendingLast = new Map<number, StoredMeasurement>();
   let flushScheduled = false;
+  let lastFlushAt = -Infinity;
   /** Retained topics to empty that could not be emptied while the link was down. */
   const pendingClears = new Set<string>();
   const unsubscribe: (() => void)[] = [];
@@ -57,6 +65,7 @@ export function mqttPublisher(deps: PublisherDeps) {
 
   function flushLast(): void {
     flushScheduled = false;
+    lastFlushAt = performance.now();
     for (const row of pendingLast.values()) send('last', topics.last(row.sensor_id), measurementJson(row), 0, true);
     pendingLast.clear();
   }
@@ -65,10 +74,11 @@ export function mqttPublisher(deps: PublisherDeps) {
     if (!isNewer(row, newest.get(row.sensor_id))) return;
     newest.set(row.sensor_id, row);
     pendingLast.set(row.sensor_id, row);
-    if (!flushScheduled) {
-      flushScheduled = true;
-      setImmediate(flushLast);
-    }
+    if (flushScheduled) return;
+    flushScheduled = true;
+    const wait = lastFlushAt + LAST_INTERVAL_MS - performance.now();
+    if (wait > 0) setTimeout(flushLast, wait);
+    else setImmediate(flushLast);
   }
 
   /** After a delete or a bulk replacement the newest measurement is read again. */
