@@ -69,16 +69,6 @@ export function classify(type: SensorType, unit: string): Classified {
   }
 }
 
-const TYPE_NAMES: Record<SensorType, string> = {
-  temperature: 'Temperature',
-  humidity: 'Humidity',
-  ec: 'EC',
-  ph: 'pH',
-  water_level: 'Water level',
-  boolean_water_level: 'Water level switch',
-  oxygen: 'Oxygen',
-};
-
 function device(context: DiscoveryContext, prototypeId: number, prototype: Prototype | undefined) {
   return {
     identifiers: [`${nodeIdOf(context.prefix)}_prototype_${prototypeId}`],
@@ -100,7 +90,7 @@ export function actuatorConfigTopic(context: DiscoveryContext, actuatorId: numbe
 export function sensorConfig(context: DiscoveryContext, sensor: Sensor, prototype: Prototype | undefined): DiscoveryMessage {
   const uniqueId = `${nodeIdOf(context.prefix)}_sensor_${sensor.sensor_id}`;
   const config = {
-    name: `${TYPE_NAMES[sensor.sensor_type] ?? sensor.sensor_type} ${sensor.sensor_id}`,
+    name: `Sensor ${sensor.sensor_id} (${sensor.sensor_type.replace(/_/g, ' ')})`,
     unique_id: uniqueId,
     object_id: uniqueId,
     state_topic: context.topics.last(sensor.sensor_id),

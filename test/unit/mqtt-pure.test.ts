@@ -148,6 +148,7 @@ describe('Home Assistant discovery configs', () => {
     const { topic, payload } = sensorConfig(context, sensor, { prototype_id: 2, prototype_name: 'Tank B' });
     expect(topic).toBe('homeassistant/sensor/farm_one/sensor_5/config');
     expect(JSON.parse(payload)).toMatchObject({
+      name: 'Sensor 5 (temperature)',
       unique_id: 'farm_one_sensor_5',
       state_topic: 'farm/one/sensors/5/last',
       value_template: '{{ value_json.value }}',
