@@ -100,7 +100,10 @@ export function brokerLink(deps: LinkDeps) {
     state = 'disconnected';
   });
   client.on('error', (error) => {
-    if (!closing) log.warn({ err: error, broker: settings.url }, 'MQTT link error');
+    // While the broker stays away the same failure repeats at every attempt: told at the first
+    // attempts, then every tenth.
+    if (!closing && (failures <= 2 || failures % 10 === 0))
+      log.warn({ err: error, broker: settings.url, attempts: failures }, 'MQTT link error');
   });
 
   return {

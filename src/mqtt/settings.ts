@@ -80,8 +80,7 @@ export interface MqttEnvironment {
  * used when `MQTT_CLIENT_ID` is unset: it must be the same at every start of one instance.
  */
 export function mqttSettings(env: MqttEnvironment, defaultClientId: string): MqttSettings | undefined {
-  if (env.MQTT_URL === undefined) return undefined;
-  const broker = parseBrokerUrl(env.MQTT_URL);
+  // Checked whether or not MQTT is on: a bad value is found before the day MQTT_URL is set.
   const prefix = env.MQTT_TOPIC_PREFIX ?? 'sensorhub';
   const problem = prefixProblem(prefix);
   if (problem) throw new MqttSettingError('MQTT_TOPIC_PREFIX', `"${prefix}" ${problem}`);
@@ -92,5 +91,6 @@ export function mqttSettings(env: MqttEnvironment, defaultClientId: string): Mqt
   if (!CLIENT_ID.test(clientId)) {
     throw new MqttSettingError('MQTT_CLIENT_ID', `expected 1 to 128 printable characters without spaces, got "${clientId}"`);
   }
-  return { ...broker, prefix, clientId, haDiscovery: env.MQTT_HA_DISCOVERY ?? true, discoveryPrefix };
+  if (env.MQTT_URL === undefined) return undefined;
+  return { ...parseBrokerUrl(env.MQTT_URL), prefix, clientId, haDiscovery: env.MQTT_HA_DISCOVERY ?? true, discoveryPrefix };
 }

@@ -51,6 +51,10 @@ describe('MQTT settings', () => {
     });
   });
 
+  it('are checked even while MQTT is off', () => {
+    expect(() => loadConfig({ MQTT_TOPIC_PREFIX: 'a/+/b' })).toThrow(/^MQTT_TOPIC_PREFIX: /);
+  });
+
   it.each([
     ['MQTT_URL', { MQTT_URL: 'http://broker' }],
     ['MQTT_URL', { MQTT_URL: 'not a url' }],
