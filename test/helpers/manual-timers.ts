@@ -33,3 +33,18 @@ export function manualTimers(clock: { now: number | undefined }) {
     },
   };
 }
+
+/**
+ * Manual alarms on the clock of a service that is not started yet (its options take the timers):
+ * `follow(service)` binds them to the service's clock once it is.
+ */
+export function manualServiceTimers() {
+  const clock = { now: undefined as number | undefined };
+  const manual = manualTimers(clock);
+  return {
+    ...manual,
+    follow(service: { clock: { now: number | undefined } }): void {
+      Object.defineProperty(clock, 'now', { get: () => service.clock.now, set: (v) => (service.clock.now = v) });
+    },
+  };
+}
