@@ -112,6 +112,13 @@ describe.each(storeKinds())('MQTT publications (%s)', (kind) => {
     expect(published.retain).toBe(false);
   });
 
+  it('publishes the alerts the alerts engine raises from a measurement', async () => {
+    // The default EC sensor: critically high above 3.
+    await service.post('/measurements', { sensor_id: 1, value: 3.5, timestamp: iso(NOW) });
+    const raised = JSON.parse((await on('alerts', (a) => a.event === 'raised')).text);
+    expect(raised.alert).toMatchObject({ sensor_id: 1, kind: 'high', severity: 'critical', state: 'active', value: 3.5 });
+  });
+
   it('publishes Home Assistant discovery configs: every sensor and actuator, updated on change, removed on delete', async () => {
     const ha = (path: string) => `${prefix}-ha/${path}/config`;
     const config = (path: string, match: (c: any) => boolean = () => true) =>
