@@ -18,6 +18,7 @@ import { validatorCompiler } from './http/validation.js';
 import { type ChangeBus, changeBus } from './events/bus.js';
 import { type LiveEventsOptions, registerLiveEvents } from './events/index.js';
 import { withoutToken } from './http/redact.js';
+import { registerMqtt } from './mqtt/register.js';
 import type { RouteDeps } from './routes/deps.js';
 import actuatorRoutes from './routes/actuators.js';
 import measurementRoutes from './routes/measurements.js';
@@ -167,7 +168,8 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
   const bus =
     options.bus ?? changeBus({ onListenerError: (error, topic) => app.log.error({ err: error, topic }, 'change listener failed') });
   const services = createServices({ store, bus, now, log: app.log }, config, auth);
-  const deps: RouteDeps = { config, services, auth, store };
+  const mqtt = registerMqtt(app, { config, store, services, bus, now, registry: metrics.registry });
+  const deps: RouteDeps = { config, services, auth, store, mqttState: mqtt?.state };
   await app.register(opsRoutes, deps);
   await app.register(prototypeRoutes, deps);
   await app.register(sensorRoutes, deps);

@@ -1,4 +1,6 @@
+import { hostname } from 'node:os';
 import { parseDuration } from './domain/duration.js';
+import { type MqttSettings, MqttSettingError, mqttSettings } from './mqtt/settings.js';
 import type { OpenStoreOptions } from './store/index.js';
 
 export type AuthMode = 'open' | 'enforced';
@@ -51,6 +53,8 @@ export interface Config {
   alertWebhookUrls: string[];
   /** How long an undelivered alert notification is retried. */
   alertWebhookRetryForMs: number;
+  /** The MQTT bridge (§12); undefined when `MQTT_URL` is unset. */
+  mqtt: MqttSettings | undefined;
 }
 
 /** A bad configuration value: the message names the variable, so the operator knows what to fix. */
@@ -193,9 +197,29 @@ function httpTimeouts(env: Env): Pick<Config, 'httpHeadersTimeoutMs' | 'httpRequ
   return { httpHeadersTimeoutMs, httpRequestTimeoutMs, httpIdleTimeoutMs };
 }
 
+/** MQTT_*: one instance keeps its client id from start to start (host and port) unless one is given. */
+function mqtt(env: Env, port: number): MqttSettings | undefined {
+  try {
+    return mqttSettings(
+      {
+        MQTT_URL: text(env, 'MQTT_URL'),
+        MQTT_TOPIC_PREFIX: text(env, 'MQTT_TOPIC_PREFIX'),
+        MQTT_CLIENT_ID: text(env, 'MQTT_CLIENT_ID'),
+        MQTT_HA_DISCOVERY: text(env, 'MQTT_HA_DISCOVERY') === undefined ? undefined : boolean(env, 'MQTT_HA_DISCOVERY', true),
+        MQTT_HA_DISCOVERY_PREFIX: text(env, 'MQTT_HA_DISCOVERY_PREFIX'),
+      },
+      `sensorhub-${hostname()}-${port}`,
+    );
+  } catch (error) {
+    if (error instanceof MqttSettingError) throw new ConfigError(error.variable, error.message);
+    throw error;
+  }
+}
+
 export function loadConfig(env: Env = process.env): Config {
+  const port = integer(env, 'PORT', 8000, 0, 65535);
   return {
-    port: integer(env, 'PORT', 8000, 0, 65535),
+    port,
     host: text(env, 'HOST') ?? '0.0.0.0',
     databaseUrl: databaseUrl(env),
     corsOrigins: corsOrigins(env),
@@ -223,6 +247,7 @@ export function loadConfig(env: Env = process.env): Config {
     alertClearAfterMs: duration(env, 'ALERT_CLEAR_AFTER', 60_000, 'PT1M or 60'),
     alertWebhookUrls: webhookUrls(env),
     alertWebhookRetryForMs: duration(env, 'ALERT_WEBHOOK_RETRY_FOR', 24 * 3_600_000, 'PT24H or 86400'),
+    mqtt: mqtt(env, port),
   };
 }
 

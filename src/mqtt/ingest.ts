@@ -1,0 +1,121 @@
+import type { IPublishPacket } from 'mqtt';
+import { parseDateTime } from '../domain/date-time.js';
+import type { MeasurementBase } from '../schemas/measurements.js';
+import { InvalidInput, NotFound } from '../services/errors.js';
+import type { Services } from '../services/index.js';
+import { isStoreUnavailable } from '../store/errors.js';
+import type { Store } from '../store/index.js';
+import { type Backoff, backoffDelay } from './backoff.js';
+import { measurementBodyCheck } from './check.js';
+import type { MqttMetrics, RefusalKind } from './metrics.js';
+import { parseMeasurementPayload } from './payload.js';
+import { addressOf } from './topics.js';
+
+/** A write the store could not make for a while: tried again, the message held unacknowledged meanwhile. */
+const STORE_RETRY: Backoff = { minMs: 100, maxMs: 5000, jitter: 0.2 };
+/** An unexpected failure is tried this many times, then the message is reported and let go, so it cannot stall the rest. */
+const UNEXPECTED_ATTEMPTS = 5;
+
+/** Thrown to a message still waiting for the store when the link closes: it stays unacknowledged. */
+export class IngestStopped extends Error {}
+
+export interface IngestDeps {
+  prefix: string;
+  services: Pick<Services, 'measurements' | 'actuators'>;
+  store: Pick<Store, 'measurements'>;
+  metrics: MqttMetrics;
+  /** A message acknowledged without storing it: published on `<prefix>/errors` and logged. */
+  refuse(topic: string, payload: Buffer, reason: string, kind: RefusalKind): void;
+  log: { warn(details: object, message: string): void; error(details: object, message: string): void };
+  random?: () => number;
+}
+
+/** Measurements are one message's all-or-nothing write: present in full, or not at all. */
+async function alreadyStored(store: IngestDeps['store'], sensorId: number, items: readonly MeasurementBase[]): Promise<boolean> {
+  const times = items.map((item) => (item.timestamp === undefined ? NaN : parseDateTime(item.timestamp)));
+  if (times.some((t) => Number.isNaN(t))) return false;
+  const start = Math.min(...times);
+  const end = Math.max(...times) + 1;
+  const found = new Set<string>();
+  for await (const page of store.measurements.walkWindow(sensorId, { start, end, endInclusive: false })) {
+    for (const row of page) found.add(`${row.timestamp}:${row.value}`);
+  }
+  return items.every((item, index) => found.has(`${times[index]}:${item.value}`));
+}
+
+/**
+ * What happens to each message received on the subscribed topics: measurements go through the
+ * same schema check and service as `POST /measurements` (so the same group commit); an
+ * activation through the same service as `PATCH …/last_activated`. The promise resolves when the
+ * message may be acknowledged: committed, found already committed, or refused (and reported).
+ */
+export function mqttIngest(deps: IngestDeps) {
+  const { prefix, services, store, metrics, refuse, log, random = Math.random } = deps;
+  const check = measurementBodyCheck();
+  let stopped = false;
+
+  /** Runs a write, waiting out a store that is away; a refusal of the input is returned as such. */
+  async function commit(topic: string, write: () => Promise<unknown>): Promise<{ refused: RefusalKind; reason: string } | undefined> {
+    let unexpected = 0;
+    for (let attempt = 0; ; attempt++) {
+      if (stopped) throw new IngestStopped();
+      try {
+        await write();
+        return undefined;
+      } catch (error) {
+        if (error instanceof NotFound) return { refused: 'unknown', reason: error.message };
+        if (error instanceof InvalidInput) return { refused: 'validation', reason: error.issues.map((i) => i.msg).join('; ') };
+        if (!isStoreUnavailable(error) && ++unexpected >= UNEXPECTED_ATTEMPTS) {
+          log.error({ err: error, topic }, 'MQTT message could not be stored; let go after repeated failures');
+          return { refused: 'internal', reason: 'the service failed to store it (see its log)' };
+        }
+        if (attempt === 0) log.warn({ err: error, topic }, 'MQTT message waits for the store');
+        await new Promise((resolve) => setTimeout(resolve, backoffDelay(STORE_RETRY, attempt, random())));
+      }
+    }
+  }
+
+  async function measurements(topic: string, payload: Buffer, packet: IPublishPacket, sensorId: number): Promise<void> {
+    const parsed = parseMeasurementPayload(sensorId, payload);
+    if (!parsed.ok) return refuse(topic, payload, parsed.reason, 'payload');
+    const checked = check(parsed.body, parsed.batch);
+    if (!checked.ok) return refuse(topic, payload, checked.reason, 'validation');
+    const { items, batch } = checked;
+    // A message the broker delivers again (DUP) may have been committed before the acknowledgement
+    // was lost (a crash between the two): one whose timestamps and values are all stored already is
+    // not stored twice. Without timestamps nothing tells a repetition from a new reading.
+    if (packet.dup && (await alreadyStored(store, sensorId, items).catch(() => false))) {
+      metrics.duplicate();
+      return;
+    }
+    const refusal = await commit(topic, () => services.measurements.record(items, batch));
+    if (refusal) return refuse(topic, payload, refusal.reason, refusal.refused);
+    metrics.stored();
+  }
+
+  async function activated(topic: string, payload: Buffer, actuatorId: number): Promise<void> {
+    const refusal = await commit(topic, () => services.actuators.markActivated(actuatorId));
+    if (refusal) return refuse(topic, payload, refusal.reason, refusal.refused);
+    metrics.stored();
+  }
+
+  return {
+    async receive(topic: string, payload: Buffer, packet: IPublishPacket): Promise<void> {
+      metrics.received();
+      const address = addressOf(prefix, topic);
+      switch (address.kind) {
+        case 'measurements':
+          return measurements(topic, payload, packet, address.sensorId);
+        case 'activated':
+          return activated(topic, payload, address.actuatorId);
+        case 'bad-id':
+          return refuse(topic, payload, address.reason, 'topic');
+        default:
+          return refuse(topic, payload, 'not a topic the service takes messages on', 'topic');
+      }
+    },
+    stop(): void {
+      stopped = true;
+    },
+  };
+}

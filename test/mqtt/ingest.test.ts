@@ -1,0 +1,132 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startService, type TestService } from '../helpers/service.js';
+import { storeKinds } from '../helpers/stores.js';
+import { cleanBroker, eventually, mqttEnv, serviceClientIds, type TestClient, testClient, uniquePrefix } from '../helpers/mqtt.js';
+
+describe.each(storeKinds())('MQTT ingest (%s)', (kind) => {
+  let service: TestService;
+  let device: TestClient;
+  let prefix: string;
+
+  beforeEach(async () => {
+    prefix = uniquePrefix();
+    service = await startService(kind, { env: mqttEnv(prefix) });
+    await eventually(async () => (await service.get('/healthz')).body.mqtt === 'connected', 'the service to subscribe');
+    device = await testClient();
+    await device.subscribe(`${prefix}/errors`);
+    await device.subscribe(`${prefix}/sensors/+/last`);
+  });
+
+  afterEach(async () => {
+    await device.close();
+    await service.close();
+    await cleanBroker(prefix, serviceClientIds(prefix));
+  });
+
+  const measurementsOf = async (sensorId: number) =>
+    (await service.get(`/measurements/${sensorId}`)).body as { value: number; timestamp: string }[];
+  const countAll = async () => (await Promise.all([1, 2, 3].map(measurementsOf))).reduce((n, rows) => n + rows.length, 0);
+  const metric = async (name: string) => {
+    const text = (await service.get('/metrics')).text;
+    return text
+      .split('\n')
+      .filter((line) => line.startsWith(name))
+      .reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0);
+  };
+
+  it('takes a plain number, a JSON object and a JSON array, and publishes the newest as retained', async () => {
+    await device.publish(`${prefix}/sensors/2/measurements`, '6.42');
+    await eventually(async () => (await measurementsOf(2)).length === 1, 'the plain number to be stored');
+    expect((await measurementsOf(2))[0].value).toBe(6.42);
+
+    await device.publish(`${prefix}/sensors/2/measurements`, JSON.stringify({ value: 6.5, timestamp: '2026-01-01T10:00:00+01:00' }));
+    await eventually(async () => (await measurementsOf(2)).length === 2, 'the object to be stored');
+    expect((await measurementsOf(2)).map((m) => m.timestamp)).toContain('2026-01-01T09:00:00.000Z');
+
+    const batch = [
+      { value: 1.1, timestamp: '2026-01-02T00:00:00Z' },
+      { value: 1.2, timestamp: '2026-01-02T00:01:00Z' },
+      { value: '1.3', timestamp: '2026-01-02T00:02:00Z', note: 'ignored' },
+    ];
+    // As in a body of POST /measurements, a numeric string is taken as the number and unknown fields are ignored.
+    await device.publish(`${prefix}/sensors/3/measurements`, JSON.stringify(batch));
+    await eventually(async () => (await measurementsOf(3)).length === 3, 'the array to be stored');
+    expect((await measurementsOf(3)).map((m) => m.value)).toEqual([1.1, 1.2, 1.3]);
+
+    const last = await device.waitFor((m) => m.topic === `${prefix}/sensors/2/last` && JSON.parse(m.text).value === 6.42);
+    expect(JSON.parse(last.text)).toMatchObject({ sensor_id: 2, value: 6.42, measurement_id: expect.any(Number) });
+    // A late measurement (older timestamp) does not replace the newest.
+    expect(device.received.filter((m) => m.topic === `${prefix}/sensors/2/last`).map((m) => JSON.parse(m.text).value)).not.toContain(6.5);
+
+    // A subscriber arriving later finds the newest value retained.
+    const late = await testClient();
+    await late.subscribe(`${prefix}/sensors/3/last`);
+    const retained = await late.waitFor((m) => m.topic === `${prefix}/sensors/3/last`);
+    expect(retained.retain).toBe(true);
+    expect(JSON.parse(retained.text).value).toBe(1.3);
+    await late.close();
+
+    expect(await metric('sensorhub_mqtt_messages_received_total')).toBe(3);
+    expect(await metric('sensorhub_mqtt_messages_stored_total')).toBe(3);
+    expect(await metric('sensorhub_mqtt_messages_refused_total')).toBe(0);
+  });
+
+  const poison: [string, string, string | Buffer, RegExp][] = [
+    ['malformed JSON', 'sensors/1/measurements', '{"value": 1', /malformed JSON/],
+    ['not a number', 'sensors/1/measurements', '{"value": "abc"}', /payload\.value: Input should be a valid number/],
+    ['a non-finite number', 'sensors/1/measurements', '1e999', /not a finite number/],
+    ['an empty payload', 'sensors/1/measurements', '', /empty payload/],
+    ['a JSON string', 'sensors/1/measurements', '"hello"', /got string/],
+    ['a missing value', 'sensors/1/measurements', '{"timestamp": "2026-01-01T00:00:00Z"}', /payload\.value: Field required|value/],
+    ['an unknown sensor', 'sensors/999/measurements', '5', /Sensor 999 not found/],
+    ['a timestamp in the future', 'sensors/1/measurements', JSON.stringify({ value: 1, timestamp: '2999-01-01T00:00:00Z' }), /future/],
+    ['a bad date-time', 'sensors/1/measurements', JSON.stringify({ value: 1, timestamp: 'yesterday' }), /datetime/],
+    ['a sensor id that is not one', 'sensors/abc/measurements', '5', /sensor id in the topic/],
+    ['an id beyond the range', 'sensors/99999999999/measurements', '5', /sensor id in the topic/],
+    ['another sensor named in the payload', 'sensors/1/measurements', '{"sensor_id": 2, "value": 1}', /not the sensor of the topic/],
+    ['an array of numbers', 'sensors/1/measurements', '[1, 2]', /element 0 of the array is not an object/],
+    ['an empty array', 'sensors/1/measurements', '[]', /at least 1 item/],
+    ['an array with one bad element', 'sensors/1/measurements', '[{"value": 1}, {"value": null}]', /payload\.1\.value/],
+    ['bytes that are not UTF-8', 'sensors/1/measurements', Buffer.from([0xff, 0xfe, 0x31]), /not UTF-8/],
+    ['an unknown actuator', 'actuators/77/activated', '1', /Actuator 77 not found/i],
+  ];
+
+  it.each(poison)(
+    'refuses %s: acknowledged, not stored, reported on <prefix>/errors, and the next message still goes in',
+    async (_name, path, payload, reason) => {
+      const before = await countAll();
+      const topic = `${prefix}/${path}`;
+      await device.publish(topic, payload);
+      const report = JSON.parse((await device.waitFor((m) => m.topic === `${prefix}/errors`)).text);
+      expect(report).toMatchObject({ topic, reason: expect.stringMatching(reason) });
+      if (typeof payload === 'string') expect(report.payload).toBe(payload);
+      expect(await countAll()).toBe(before);
+      expect(await metric('sensorhub_mqtt_messages_refused_total')).toBe(1);
+
+      await device.publish(`${prefix}/sensors/1/measurements`, '2.5');
+      await eventually(async () => (await countAll()) === before + 1, 'the next message to be stored');
+    },
+  );
+
+  it('reports only an excerpt of a long poison payload', async () => {
+    await device.publish(`${prefix}/sensors/1/measurements`, `{"value": "${'x'.repeat(5000)}"}`);
+    const report = JSON.parse((await device.waitFor((m) => m.topic === `${prefix}/errors`)).text);
+    expect(report.payload.length).toBeLessThanOrEqual(201);
+    expect(report.payload.endsWith('…')).toBe(true);
+  });
+
+  it('an activation published by a controller sets last_activated, as PATCH …/last_activated does', async () => {
+    const before = (await service.get('/actuators/0')).body[0];
+    service.clock.now = Date.parse(before.last_activated) + 60_000;
+    await device.publish(`${prefix}/actuators/${before.actuator_id}/activated`, '');
+    await eventually(
+      async () => (await service.get('/actuators/0')).body[0].last_activated === new Date(service.clock.now!).toISOString(),
+      'last_activated to move',
+    );
+  });
+
+  it('shows the link on /healthz and counts it on /metrics', async () => {
+    expect((await service.get('/healthz')).body).toMatchObject({ status: 'ok', mqtt: 'connected' });
+    expect(await metric('sensorhub_mqtt_connected')).toBe(1);
+  });
+});
