@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { tokenSecret, tokenService } from '../../src/auth/tokens.js';
 import type { Store } from '../../src/store/index.js';
-import { manualTimers } from '../helpers/manual-timers.js';
+import { type manualTimers, startServiceOnManualTimers } from '../helpers/manual-timers.js';
 import { startService, type TestService } from '../helpers/service.js';
 import { openStream, type SseEvent, type SseStream } from '../helpers/sse.js';
 import { storeKinds } from '../helpers/stores.js';
@@ -47,14 +47,10 @@ describe.each(storeKinds())('GET /events (%s)', (kind) => {
   };
 
   beforeAll(async () => {
-    const clock = { now: undefined as number | undefined };
-    manual = manualTimers(clock);
-    service = await startService(kind, {
+    ({ service, manual } = await startServiceOnManualTimers(kind, {
       env: { STALE_AFTER: 'PT1H' },
-      app: { liveEvents: { timers: manual.timers, streams: { heartbeatMs: 50, maxBacklogBytes: 256 * 1024 } } },
-    });
-    // The manual alarms read the service's clock.
-    Object.defineProperty(clock, 'now', { get: () => service.clock.now, set: (v) => (service.clock.now = v) });
+      app: { liveEvents: { streams: { heartbeatMs: 50, maxBacklogBytes: 256 * 1024 } } },
+    }));
   });
   beforeEach(() => {
     service.clock.now = NOW;
