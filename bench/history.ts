@@ -25,6 +25,7 @@ import { openSqlite } from '../src/store/sqlite/connection.js';
 import { sqliteDialect } from '../src/store/sqlite/dialect.js';
 import { load } from './lib/load.js';
 import { startService } from './lib/processes.js';
+import { BENCH_SENSOR } from './lib/sensors.js';
 import { temporaryFolder } from './lib/temporary.js';
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
@@ -56,16 +57,7 @@ async function oldStore(url: string, total: number, now: number): Promise<void> 
   for (let id = 1; id <= SENSORS; id++) {
     await db
       .insertInto('sensors')
-      .values({
-        sensor_id: id,
-        sensor_type: 'temperature',
-        prototype_id: 0,
-        sensor_unit: 'Celsius',
-        threshold_critically_low: 0,
-        threshold_low: 10,
-        threshold_high: 30,
-        threshold_critically_high: 40,
-      })
+      .values({ sensor_id: id, ...BENCH_SENSOR })
       .execute();
   }
   await db.destroy();
