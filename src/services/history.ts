@@ -4,6 +4,7 @@ import type { TimeWindow } from '../domain/time-window.js';
 import { type Bucket, bucketStream, foldBuckets } from '../history/fold.js';
 import { bucketCeil, bucketsIn, bucketStart, keptSizeDividing, MAX_BUCKETS, parseBucketSize, sizeFittingIn } from '../history/sizes.js';
 import type { AggregateQuery } from '../schemas/history.js';
+import { bucketOfRow, type BucketRow, R } from '../store/history-sql.js';
 import type { StoredMeasurement } from '../store/index.js';
 import type { ServiceDeps } from './deps.js';
 import { InvalidInput, NotFound } from './errors.js';
@@ -30,6 +31,22 @@ function extremesOf(buckets: readonly Bucket[], sensorId: number): StoredMeasure
     if (z.id !== a.id) out.push({ measurement_id: z.id, sensor_id: sensorId, value: z.value, timestamp: z.ts });
   }
   return out;
+}
+
+/** A stored bucket of the asked size as answered. */
+function answerOfRow(r: BucketRow, size: number): AggregateBucket {
+  const start = r[R.start];
+  const count = r[R.count];
+  return {
+    start,
+    end: start + size,
+    count,
+    min: r[R.minValue],
+    max: r[R.maxValue],
+    mean: r[R.sum] / count,
+    first: r[R.firstValue],
+    last: r[R.lastValue],
+  };
 }
 
 /**
@@ -100,12 +117,12 @@ export function historyService({ store, now }: ServiceDeps) {
       const from = bucketStart(start, size);
       const to = bucketCeil(end, size);
       const kept = keptSizeDividing(size);
+      // A kept size is answered from its rows as read, without a bucket object per row.
+      if (kept === size) return (await store.history.bucketRows(sensorId, size, from, to)).map((r) => answerOfRow(r, size));
       const buckets =
         kept === undefined
           ? await fromRawRows(sensorId, from, to, size)
-          : kept === size
-            ? await store.history.buckets(sensorId, size, from, to)
-            : foldBuckets(await store.history.buckets(sensorId, kept, from, to), size);
+          : foldBuckets((await store.history.bucketRows(sensorId, kept, from, to)).map(bucketOfRow), size);
       return buckets.map((b) => ({
         start: b.start,
         end: b.start + size,
@@ -135,14 +152,15 @@ export function historyService({ store, now }: ServiceDeps) {
       const innerStart = bucketCeil(start, size);
       const innerEnd = bucketStart(end, size);
       if (kept === undefined || innerStart >= innerEnd) return undefined;
-      const rows = await store.history.buckets(sensorId, kept, innerStart, innerEnd);
-      const inner = rows.reduce((n, b) => n + b.count, 0);
+      const rows = await store.history.bucketRows(sensorId, kept, innerStart, innerEnd);
+      let inner = 0;
+      for (const r of rows) inner += r[R.count];
       if (inner <= maxPoints || rows.length >= inner) return undefined;
       const edge = async (edgeWindow: TimeWindow, first: number, last: number) =>
         first > last ? [] : store.measurements.extremesPerBucket(sensorId, edgeWindow, new BucketLayout(first, last, 1), 1);
       const head = await edge({ start, end: innerStart, endInclusive: false }, start, innerStart - 1);
       const tail = await edge({ start: innerEnd, end: window.end, endInclusive: window.endInclusive }, innerEnd, end - 1);
-      return [...head, ...extremesOf(foldBuckets(rows, size), sensorId), ...tail];
+      return [...head, ...extremesOf(foldBuckets(rows.map(bucketOfRow), size), sensorId), ...tail];
     },
   };
 }

@@ -88,3 +88,46 @@ export function bucketOf(r: HistoryBucketTable): Bucket {
     last: { value: r.last_value, ts: Number(r.last_ts), id: Number(r.last_id) },
   };
 }
+
+/**
+ * The columns a read of buckets answers, as one array of numbers per bucket (no object per row:
+ * a year of hourly buckets is 8,760 of them): BUCKET_COLUMNS without the sensor and the size.
+ */
+export const BUCKET_ROW_COLUMNS = BUCKET_COLUMNS.slice(2);
+export type BucketRow = readonly number[];
+/** Where each field sits in a BucketRow. */
+export const R = {
+  start: 0,
+  count: 1,
+  sum: 2,
+  minValue: 3,
+  minTs: 4,
+  minId: 5,
+  maxValue: 6,
+  maxTs: 7,
+  maxId: 8,
+  firstValue: 9,
+  firstTs: 10,
+  firstId: 11,
+  lastValue: 12,
+  lastTs: 13,
+  lastId: 14,
+} as const;
+
+/** The statement that reads them (`?` placeholders; PostgreSQL numbers its own). */
+export const BUCKET_ROWS_SQL =
+  `select ${BUCKET_ROW_COLUMNS.join(', ')} from history_buckets ` +
+  'where sensor_id = ? and size_ms = ? and start_ms >= ? and start_ms < ? order by start_ms';
+
+/** A row of the read as a bucket. */
+export function bucketOfRow(r: BucketRow): Bucket {
+  return {
+    start: r[R.start],
+    count: r[R.count],
+    sum: r[R.sum],
+    min: { value: r[R.minValue], ts: r[R.minTs], id: r[R.minId] },
+    max: { value: r[R.maxValue], ts: r[R.maxTs], id: r[R.maxId] },
+    first: { value: r[R.firstValue], ts: r[R.firstTs], id: r[R.firstId] },
+    last: { value: r[R.lastValue], ts: r[R.lastTs], id: r[R.lastId] },
+  };
+}

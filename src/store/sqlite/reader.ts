@@ -1,6 +1,7 @@
 import SQLite from 'better-sqlite3';
 import type { TimeWindow } from '../../domain/time-window.js';
 import type { StoredActuator, StoredMeasurement } from '../database.js';
+import { BUCKET_ROWS_SQL, type BucketRow } from '../history-sql.js';
 
 /**
  * The hottest reads on SQLite — what pump controllers and dashboards poll — as prepared
@@ -25,6 +26,7 @@ export function sqliteReader(file: string) {
     inclusiveAfter: db.prepare(`${columns} and timestamp <= ? ${after} ${order}`),
   };
   const sensor = db.prepare('select 1 from sensors where sensor_id = ?').pluck();
+  const buckets = db.prepare(BUCKET_ROWS_SQL).raw();
 
   return {
     lastMeasurement(sensorId: number): StoredMeasurement | undefined {
@@ -49,6 +51,10 @@ export function sqliteReader(file: string) {
         afterRow.measurement_id,
         limit,
       ) as StoredMeasurement[];
+    },
+    /** A sensor's kept buckets of `size` starting in [from, to), in time order, as arrays. */
+    bucketRows(sensorId: number, size: number, from: number, to: number): BucketRow[] {
+      return buckets.all(sensorId, size, from, to) as BucketRow[];
     },
     sensorExists(sensorId: number): boolean {
       return sensor.get(sensorId) !== undefined;
