@@ -4,7 +4,7 @@ import type { TimeWindow } from '../domain/time-window.js';
 import { type Bucket, bucketStream, foldBuckets } from '../history/fold.js';
 import { bucketCeil, bucketsIn, bucketStart, keptSizeDividing, MAX_BUCKETS, parseBucketSize, sizeFittingIn } from '../history/sizes.js';
 import type { AggregateQuery } from '../schemas/history.js';
-import { bucketOfRow, type BucketRow, R } from '../store/history-sql.js';
+import { bucketOfRow, type BucketRow, R, V } from '../store/history-sql.js';
 import type { StoredMeasurement } from '../store/index.js';
 import type { ServiceDeps } from './deps.js';
 import { InvalidInput, NotFound } from './errors.js';
@@ -35,17 +35,17 @@ function extremesOf(buckets: readonly Bucket[], sensorId: number): StoredMeasure
 
 /** A stored bucket of the asked size as answered. */
 function answerOfRow(r: BucketRow, size: number): AggregateBucket {
-  const start = r[R.start];
-  const count = r[R.count];
+  const start = r[V.start];
+  const count = r[V.count];
   return {
     start,
     end: start + size,
     count,
-    min: r[R.minValue],
-    max: r[R.maxValue],
-    mean: r[R.sum] / count,
-    first: r[R.firstValue],
-    last: r[R.lastValue],
+    min: r[V.min],
+    max: r[V.max],
+    mean: r[V.sum] / count,
+    first: r[V.first],
+    last: r[V.last],
   };
 }
 
@@ -118,11 +118,11 @@ export function historyService({ store, now }: ServiceDeps) {
       const to = bucketCeil(end, size);
       const kept = keptSizeDividing(size);
       // A kept size is answered from its rows as read, without a bucket object per row.
-      if (kept === size) return (await store.history.bucketRows(sensorId, size, from, to)).map((r) => answerOfRow(r, size));
+      if (kept === size) return (await store.history.bucketRows('values', sensorId, size, from, to)).map((r) => answerOfRow(r, size));
       const buckets =
         kept === undefined
           ? await fromRawRows(sensorId, from, to, size)
-          : foldBuckets((await store.history.bucketRows(sensorId, kept, from, to)).map(bucketOfRow), size);
+          : foldBuckets((await store.history.bucketRows('whole', sensorId, kept, from, to)).map(bucketOfRow), size);
       return buckets.map((b) => ({
         start: b.start,
         end: b.start + size,
@@ -152,7 +152,7 @@ export function historyService({ store, now }: ServiceDeps) {
       const innerStart = bucketCeil(start, size);
       const innerEnd = bucketStart(end, size);
       if (kept === undefined || innerStart >= innerEnd) return undefined;
-      const rows = await store.history.bucketRows(sensorId, kept, innerStart, innerEnd);
+      const rows = await store.history.bucketRows('whole', sensorId, kept, innerStart, innerEnd);
       let inner = 0;
       for (const r of rows) inner += r[R.count];
       if (inner <= maxPoints || rows.length >= inner) return undefined;

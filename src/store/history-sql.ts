@@ -90,12 +90,18 @@ export function bucketOf(r: HistoryBucketTable): Bucket {
 }
 
 /**
- * The columns a read of buckets answers, as one array of numbers per bucket (no object per row:
- * a year of hourly buckets is 8,760 of them): BUCKET_COLUMNS without the sensor and the size.
+ * What a read of buckets answers, as one array of numbers per bucket (no object per row: a year
+ * of hourly buckets is 8,760 of them): `whole` buckets (every column but the sensor and the size),
+ * or only the `values` an aggregate answer shows (half the columns to read).
  */
-export const BUCKET_ROW_COLUMNS = BUCKET_COLUMNS.slice(2);
+export const BUCKET_READS = {
+  whole: BUCKET_COLUMNS.slice(2),
+  values: ['start_ms', 'row_count', 'value_sum', 'min_value', 'max_value', 'first_value', 'last_value'],
+} as const satisfies Record<string, readonly (typeof BUCKET_COLUMNS)[number][]>;
+export type BucketRead = keyof typeof BUCKET_READS;
 export type BucketRow = readonly number[];
-/** Where each field sits in a BucketRow. */
+
+/** Where each field sits in a `whole` row. */
 export const R = {
   start: 0,
   count: 1,
@@ -113,10 +119,12 @@ export const R = {
   lastTs: 13,
   lastId: 14,
 } as const;
+/** Where each field sits in a `values` row. */
+export const V = { start: 0, count: 1, sum: 2, min: 3, max: 4, first: 5, last: 6 } as const;
 
-/** The statement that reads them (`?` placeholders; PostgreSQL numbers its own). */
-export const BUCKET_ROWS_SQL =
-  `select ${BUCKET_ROW_COLUMNS.join(', ')} from history_buckets ` +
+/** The statement of a read (`?` placeholders; PostgreSQL numbers its own). */
+export const bucketReadSql = (read: BucketRead) =>
+  `select ${BUCKET_READS[read].join(', ')} from history_buckets ` +
   'where sensor_id = ? and size_ms = ? and start_ms >= ? and start_ms < ? order by start_ms';
 
 /** A row of the read as a bucket. */

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { KEPT_SIZES } from '../../history/sizes.js';
-import { BUCKET_COLUMNS, BUCKET_ROWS_SQL, type BucketRow, MERGE_ON_CONFLICT } from '../history-sql.js';
+import { BUCKET_COLUMNS, type BucketRead, bucketReadSql, type BucketRow, MERGE_ON_CONFLICT } from '../history-sql.js';
 import type { NewMeasurement, StoredActuator, StoredMeasurement } from '../database.js';
 
 /**
@@ -46,13 +46,16 @@ export function postgresHotPaths(pool: pg.Pool) {
       'select measurement_id from ins',
   };
 
-  let n = 0;
-  const bucketRows = { name: 'sensorhub_bucket_rows', text: BUCKET_ROWS_SQL.replace(/\?/g, () => `$${++n}`), rowMode: 'array' };
+  const bucketRead = (read: BucketRead) => {
+    let n = 0;
+    return { name: `sensorhub_bucket_rows_${read}`, text: bucketReadSql(read).replace(/\?/g, () => `$${++n}`), rowMode: 'array' };
+  };
+  const bucketReads = { whole: bucketRead('whole'), values: bucketRead('values') };
 
   return {
-    /** A sensor's kept buckets of `size` starting in [from, to), in time order, as arrays (no object per row). */
-    async bucketRows(sensorId: number, size: number, from: number, to: number): Promise<BucketRow[]> {
-      return (await pool.query<BucketRow>({ ...bucketRows, values: [sensorId, size, from, to] })).rows;
+    /** A sensor's kept buckets of `size` starting in [from, to), in time order, as arrays of the columns of `read`. */
+    async bucketRows(read: BucketRead, sensorId: number, size: number, from: number, to: number): Promise<BucketRow[]> {
+      return (await pool.query<BucketRow>({ ...bucketReads[read], values: [sensorId, size, from, to] })).rows;
     },
     async lastMeasurement(sensorId: number): Promise<StoredMeasurement | undefined> {
       return (await pool.query<StoredMeasurement>({ ...last, values: [sensorId] })).rows[0];

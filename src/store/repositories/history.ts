@@ -3,7 +3,7 @@ import { type Bucket, bucketsOf, bucketStream, foldBuckets } from '../../history
 import { bucketStart, DAY, FIVE_MINUTES, HOUR, KEPT_SIZES } from '../../history/sizes.js';
 import type { Database, HistoryBucketTable } from '../database.js';
 import type { Dialect } from '../dialect.js';
-import { BUCKET_ROW_COLUMNS, bucketOf, bucketRow, type BucketRow } from '../history-sql.js';
+import { type BucketRead, BUCKET_READS, bucketOf, bucketRow, type BucketRow } from '../history-sql.js';
 import { measurementRepository } from './measurements.js';
 
 /** Raw rows before this instant (a UTC midnight, epoch ms) have been retired; their buckets are the record. */
@@ -84,12 +84,14 @@ export function historyRepository(db: Kysely<Database>, dialect: Dialect) {
     buckets,
 
     /**
-     * The same as arrays of numbers (BucketRow), the shape long reads take; the stores answer it
-     * from prepared statements without an object per row (see sqlite/reader.ts, postgres/hot-paths.ts).
+     * The same as arrays of numbers (BucketRow, the columns of `read`), the shape long reads take;
+     * the stores answer it from prepared statements without an object per row (see
+     * sqlite/reader.ts, postgres/hot-paths.ts).
      */
-    async bucketRows(sensorId: number, size: number, from: number, to: number): Promise<BucketRow[]> {
-      const rows = await inRange(sensorId, size, from, to).select(BUCKET_ROW_COLUMNS).execute();
-      return rows.map((r) => BUCKET_ROW_COLUMNS.map((c) => Number(r[c])));
+    async bucketRows(read: BucketRead, sensorId: number, size: number, from: number, to: number): Promise<BucketRow[]> {
+      const columns = BUCKET_READS[read];
+      const rows = await inRange(sensorId, size, from, to).select(columns).execute();
+      return rows.map((r) => columns.map((c) => Number(r[c])));
     },
 
     /** The span the sensor's history covers, from its first measurement to just after its last; undefined without history. */
