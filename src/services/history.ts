@@ -1,10 +1,11 @@
 import { BucketLayout } from '../domain/buckets.js';
 import { parseDuration } from '../domain/duration.js';
 import type { TimeWindow } from '../domain/time-window.js';
+import { E, extremesPerBucket } from '../history/extremes.js';
 import { type Bucket, bucketStream, foldBuckets } from '../history/fold.js';
 import { bucketCeil, bucketsIn, bucketStart, keptSizeDividing, MAX_BUCKETS, parseBucketSize, sizeFittingIn } from '../history/sizes.js';
 import type { AggregateQuery } from '../schemas/history.js';
-import { bucketOfRow, type BucketRow, R, V } from '../store/history-sql.js';
+import { bucketOfRow, type BucketRow, V } from '../store/history-sql.js';
 import type { StoredMeasurement } from '../store/index.js';
 import type { ServiceDeps } from './deps.js';
 import { InvalidInput, NotFound } from './errors.js';
@@ -20,17 +21,6 @@ export interface AggregateBucket {
   mean: number;
   first: number;
   last: number;
-}
-
-/** Each bucket's lowest and highest measurement, as points in time order (one when they are the same row). */
-function extremesOf(buckets: readonly Bucket[], sensorId: number): StoredMeasurement[] {
-  const out: StoredMeasurement[] = [];
-  for (const b of buckets) {
-    const [a, z] = b.min.ts < b.max.ts || (b.min.ts === b.max.ts && b.min.id <= b.max.id) ? [b.min, b.max] : [b.max, b.min];
-    out.push({ measurement_id: a.id, sensor_id: sensorId, value: a.value, timestamp: a.ts });
-    if (z.id !== a.id) out.push({ measurement_id: z.id, sensor_id: sensorId, value: z.value, timestamp: z.ts });
-  }
-  return out;
 }
 
 /** A stored bucket of the asked size as answered. */
@@ -152,15 +142,21 @@ export function historyService({ store, now }: ServiceDeps) {
       const innerStart = bucketCeil(start, size);
       const innerEnd = bucketStart(end, size);
       if (kept === undefined || innerStart >= innerEnd) return undefined;
-      const rows = await store.history.bucketRows('whole', sensorId, kept, innerStart, innerEnd);
+      const rows = await store.history.bucketRows('extremes', sensorId, kept, innerStart, innerEnd);
       let inner = 0;
-      for (const r of rows) inner += r[R.count];
+      for (const r of rows) inner += r[E.count];
       if (inner <= maxPoints || rows.length >= inner) return undefined;
       const edge = async (edgeWindow: TimeWindow, first: number, last: number) =>
         first > last ? [] : store.measurements.extremesPerBucket(sensorId, edgeWindow, new BucketLayout(first, last, 1), 1);
       const head = await edge({ start, end: innerStart, endInclusive: false }, start, innerStart - 1);
       const tail = await edge({ start: innerEnd, end: window.end, endInclusive: window.endInclusive }, innerEnd, end - 1);
-      return [...head, ...extremesOf(foldBuckets(rows.map(bucketOfRow), size), sensorId), ...tail];
+      const extremes = extremesPerBucket(rows, size).map((p) => ({
+        measurement_id: p.id,
+        sensor_id: sensorId,
+        value: p.value,
+        timestamp: p.ts,
+      }));
+      return [...head, ...extremes, ...tail];
     },
   };
 }

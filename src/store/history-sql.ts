@@ -92,11 +92,14 @@ export function bucketOf(r: HistoryBucketTable): Bucket {
 /**
  * What a read of buckets answers, as one array of numbers per bucket (no object per row: a year
  * of hourly buckets is 8,760 of them): `whole` buckets (every column but the sensor and the size),
- * or only the `values` an aggregate answer shows (half the columns to read).
+ * only the `values` an aggregate answer shows, or the `extremes` max_points answers (half the
+ * columns to read).
  */
 export const BUCKET_READS = {
   whole: BUCKET_COLUMNS.slice(2),
   values: ['start_ms', 'row_count', 'value_sum', 'min_value', 'max_value', 'first_value', 'last_value'],
+  /** In the order of src/history/extremes.ts. */
+  extremes: ['start_ms', 'row_count', 'min_value', 'min_ts', 'min_id', 'max_value', 'max_ts', 'max_id'],
 } as const satisfies Record<string, readonly (typeof BUCKET_COLUMNS)[number][]>;
 export type BucketRead = keyof typeof BUCKET_READS;
 export type BucketRow = readonly number[];

@@ -50,7 +50,7 @@ export function postgresHotPaths(pool: pg.Pool) {
     let n = 0;
     return { name: `sensorhub_bucket_rows_${read}`, text: bucketReadSql(read).replace(/\?/g, () => `$${++n}`), rowMode: 'array' };
   };
-  const bucketReads = { whole: bucketRead('whole'), values: bucketRead('values') };
+  const bucketReads = { whole: bucketRead('whole'), values: bucketRead('values'), extremes: bucketRead('extremes') };
 
   return {
     /** A sensor's kept buckets of `size` starting in [from, to), in time order, as arrays of the columns of `read`. */

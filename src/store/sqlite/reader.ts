@@ -26,7 +26,11 @@ export function sqliteReader(file: string) {
     inclusiveAfter: db.prepare(`${columns} and timestamp <= ? ${after} ${order}`),
   };
   const sensor = db.prepare('select 1 from sensors where sensor_id = ?').pluck();
-  const buckets = { whole: db.prepare(bucketReadSql('whole')).raw(), values: db.prepare(bucketReadSql('values')).raw() };
+  const buckets = {
+    whole: db.prepare(bucketReadSql('whole')).raw(),
+    values: db.prepare(bucketReadSql('values')).raw(),
+    extremes: db.prepare(bucketReadSql('extremes')).raw(),
+  };
 
   return {
     lastMeasurement(sensorId: number): StoredMeasurement | undefined {
