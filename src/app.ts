@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors from '@fastify/cors';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
+import { type AlertsOptions, registerAlerts } from './alerts/index.js';
 import { registerGuard } from './auth/guard.js';
 import { createAuth } from './auth/index.js';
 import { dashboardRoutes } from './dashboard/index.js';
@@ -56,6 +57,8 @@ export interface AppOptions {
   bus?: ChangeBus;
   /** Timers and limits of the live events (tests shorten them). */
   liveEvents?: LiveEventsOptions;
+  /** Timers and webhook timing of the alerts (tests move time themselves). */
+  alerts?: AlertsOptions;
 }
 
 /**
@@ -188,6 +191,7 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
   // A drain waits for the requests in flight: open streams end first (their clients reconnect elsewhere).
   drain.onStart(() => streams.closeAll());
   openStreams = () => streams.count;
+  await registerAlerts(app, { store, bus, now, config }, options.alerts);
   await app.register(metricsRoutes, { metrics });
   await app.register(dashboardRoutes, { config });
 

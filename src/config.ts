@@ -45,6 +45,12 @@ export interface Config {
   timelapseMaxFrames: number;
   /** The ffmpeg program that assembles timelapse videos. */
   ffmpegPath: string;
+  /** How long a sensor must stay back at ok before its low/high alert clears. */
+  alertClearAfterMs: number;
+  /** Where alert events are POSTed (none: no webhooks). */
+  alertWebhookUrls: string[];
+  /** How long an undelivered alert notification is retried. */
+  alertWebhookRetryForMs: number;
 }
 
 /** A bad configuration value: the message names the variable, so the operator knows what to fix. */
@@ -131,6 +137,36 @@ function retention(env: Env, name: string): number | undefined {
   return ms;
 }
 
+/** A duration setting (ISO 8601, the dashboard's forms, or seconds) with a default. */
+function duration(env: Env, name: string, fallbackMs: number, example: string): number {
+  const raw = text(env, name);
+  if (raw === undefined) return fallbackMs;
+  const ms = parseDuration(raw);
+  if (ms === undefined) throw new ConfigError(name, `expected a duration like ${example}, got "${raw}"`);
+  return ms;
+}
+
+function webhookUrls(env: Env): string[] {
+  const raw = text(env, 'ALERT_WEBHOOK_URLS');
+  if (raw === undefined) return [];
+  const urls = raw
+    .split(',')
+    .map((u) => u.trim())
+    .filter(Boolean);
+  for (const url of urls) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(url);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+      throw new ConfigError('ALERT_WEBHOOK_URLS', `"${url}" is not an http:// or https:// URL`);
+    }
+  }
+  return [...new Set(urls)];
+}
+
 function pictureSource(env: Env): string | undefined {
   const raw = text(env, 'PICTURE_SOURCE');
   if (raw === undefined) return undefined;
@@ -184,6 +220,9 @@ export function loadConfig(env: Env = process.env): Config {
     timelapseDir: text(env, 'TIMELAPSE_DIR') ?? './data/timelapses',
     timelapseMaxFrames: integer(env, 'TIMELAPSE_MAX_FRAMES', 100_000, 1, MAX_TIMELAPSE_FRAMES),
     ffmpegPath: text(env, 'FFMPEG_PATH') ?? 'ffmpeg',
+    alertClearAfterMs: duration(env, 'ALERT_CLEAR_AFTER', 60_000, 'PT1M or 60'),
+    alertWebhookUrls: webhookUrls(env),
+    alertWebhookRetryForMs: duration(env, 'ALERT_WEBHOOK_RETRY_FOR', 24 * 3_600_000, 'PT24H or 86400'),
   };
 }
 

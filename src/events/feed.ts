@@ -30,13 +30,19 @@ export interface FeedDeps {
   recent: RecentEventsLimits;
   /** Where each event goes once made (the open streams). */
   deliver(event: LiveEvent): void;
+  /**
+   * False until the first stream opens: till then no client holds an id of this instance to
+   * resume from, so events need be neither made nor kept (ingest pays nothing for the feature
+   * while nobody uses it).
+   */
+  wanted?(): boolean;
 }
 
 /**
  * Turns the committed changes heard on the bus into events (§9), numbered and kept for resume,
  * in the order they were committed.
  */
-export function eventFeed({ bus, sensors, actuators, instance, recent: limits, deliver }: FeedDeps) {
+export function eventFeed({ bus, sensors, actuators, instance, recent: limits, deliver, wanted = () => true }: FeedDeps) {
   const recent = recentEvents<LiveEvent>(instance, limits);
   const prototypeOf = new Map<number, number>(sensors.map((s) => [s.sensor_id, s.prototype_id]));
   const sensorOfActuator = new Map<number, number>(actuators.map((a) => [a.actuator_id, a.sensor_id]));
@@ -52,6 +58,7 @@ export function eventFeed({ bus, sensors, actuators, instance, recent: limits, d
     textFor: (seq: number, subscription: Subscription) => string | undefined,
     size: number,
   ): void {
+    if (!wanted()) return;
     const seq = recent.next();
     const event: LiveEvent = { seq, size, type, scope, textFor: (subscription) => textFor(seq, subscription) };
     recent.keep(event);
@@ -86,7 +93,7 @@ export function eventFeed({ bus, sensors, actuators, instance, recent: limits, d
 
   const unsubscribe = [
     bus.subscribe('measurements', ({ rows }) => {
-      if (rows.length > 0) emitMeasurements(rows);
+      if (rows.length > 0 && wanted()) emitMeasurements(rows);
     }),
     // §9 has no event for it: the clients showing that sensor's measurements are told to reload,
     // with the ids, so one that keeps the rows can drop just that one.
@@ -132,6 +139,14 @@ export function eventFeed({ bus, sensors, actuators, instance, recent: limits, d
       const prototypeIds = before === undefined || before === sensor.prototype_id ? [sensor.prototype_id] : [before, sensor.prototype_id];
       emitWhole('sensor', 'sensor', { sensorIds: [sensor.sensor_id], prototypeIds }, JSON.stringify(sensor));
     }),
+    bus.subscribe('alert', (news) =>
+      emitWhole(
+        'alert',
+        'alert',
+        { sensorIds: [news.alert.sensor_id], prototypeIds: [news.alert.prototype_id] },
+        JSON.stringify({ event: news.event, alert: news.alert }),
+      ),
+    ),
     bus.subscribe('prototype', (change) => {
       const prototypeId = change.action === 'deleted' ? change.prototypeId : change.prototype.prototype_id;
       const scope = { sensorIds: sensorsOf(prototypeId), prototypeIds: [prototypeId] };

@@ -6,12 +6,28 @@ import { type Notification, packPayloads, parsePayload, type RelayRecord, record
 
 /** The channel every instance of one database listens on. */
 export const CHANNEL = 'sensorhub_changes';
-const RELAYED = ['measurements', 'measurementDeleted', 'generated', 'prototype', 'sensor', 'actuator'] as const satisfies readonly Exclude<
-  Topic,
-  'decision'
->[];
+const RELAYED = [
+  'measurements',
+  'measurementDeleted',
+  'generated',
+  'prototype',
+  'sensor',
+  'actuator',
+  'alert',
+] as const satisfies readonly Exclude<Topic, 'decision'>[];
 const RECONNECT_MIN_MS = 250;
 const RECONNECT_MAX_MS = 5000;
+
+/** The changes published here on behalf of another instance (see `isRelayed`). */
+const relayedChanges = new WeakSet<object>();
+
+/**
+ * True for a change another instance committed and this one only replays: work that one instance
+ * should do per change (evaluating alerts) is left to the instance that committed it.
+ */
+export function isRelayed(change: object): boolean {
+  return relayedChanges.has(change);
+}
 
 export interface RelayDeps {
   databaseUrl: string;
@@ -67,6 +83,7 @@ export function postgresRelay({ databaseUrl, store, bus, instance, log, onGap }:
   }
 
   function publish<T extends Topic>(topic: T, change: Changes[T]): void {
+    relayedChanges.add(change);
     replaying = true;
     try {
       bus.publish(topic, change);

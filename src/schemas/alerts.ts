@@ -1,5 +1,9 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { Actuator, ActuatorActivation } from './actuators.js';
 import { DateTimeOutput, Id, StringEnum } from './common.js';
+import { Measurement } from './measurements.js';
+import { Prototype } from './prototypes.js';
+import { Sensor } from './sensors.js';
 
 /** A sensor's level from its newest measurement and thresholds (§11); a value equal to a threshold is not beyond it. */
 export const LEVELS = ['critically_low', 'low', 'ok', 'high', 'critically_high', 'stale'] as const;
@@ -39,3 +43,46 @@ export type Alert = Static<typeof Alert>;
  */
 export const ALERT_EVENTS = ['raised', 'escalated', 'cleared', 'acknowledged'] as const;
 export type AlertEvent = (typeof ALERT_EVENTS)[number];
+
+export const AlertIdParams = Type.Object({ alert_id: Id() });
+
+export const MAX_ALERTS_PAGE = 1000;
+
+export const AlertListQuery = Type.Object({
+  state: Type.Optional(StringEnum([...ALERT_STATES, 'all'] as const, 'Which alerts: active (default), cleared, or all.')),
+  prototype_id: Type.Optional(Id('Only the alerts of this prototype’s sensors.')),
+  sensor_id: Type.Optional(Id('Only this sensor’s alerts.')),
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_ALERTS_PAGE,
+      default: 100,
+      description: `At most this many (1 to ${MAX_ALERTS_PAGE}, default 100).`,
+    }),
+  ),
+  before: Type.Optional(Id('Paging: only alerts with a lower alert_id (pass the last alert_id of the previous page).')),
+});
+export type AlertListQuery = Static<typeof AlertListQuery>;
+
+/** What `GET /prototypes/{prototype_id}/status` answers: an overview page in one request. */
+export const PrototypeStatus = Type.Object(
+  {
+    prototype: Prototype,
+    sensors: Type.Array(
+      Type.Object({
+        sensor: Sensor,
+        level: Type.Union([Level, Type.Null()], {
+          description: 'The level of the newest measurement at the time of the request; null while the sensor has none.',
+        }),
+        last_measurement: Type.Union([Measurement, Type.Null()]),
+        alerts: Type.Array(Alert, { description: 'The active alerts, oldest first.' }),
+      }),
+      { description: 'By sensor_id.' },
+    ),
+    actuators: Type.Array(Type.Object({ actuator: Actuator, state: ActuatorActivation }), {
+      description: 'By actuator_id, each with its decision (GET /actuators/{actuator_id}/state) at the time of the request.',
+    }),
+  },
+  { title: 'PrototypeStatus' },
+);
+export type PrototypeStatus = Static<typeof PrototypeStatus>;

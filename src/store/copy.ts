@@ -15,6 +15,9 @@ const TABLES = [
   'settings',
   'pictures',
   'measurements',
+  'alerts',
+  'alert_levels',
+  'alert_notifications',
 ] as const satisfies readonly (keyof Database)[];
 type Table = (typeof TABLES)[number];
 
@@ -77,6 +80,38 @@ const COLUMNS: { [T in Table]: { key: keyof Database[T] & string; columns: { [C 
     settings: { key: 'key', columns: { key: 'as-is', value: 'as-is' } },
     pictures: { key: 'picture_id', columns: { picture_id: 'as-is', content_type: 'as-is', bytes: 'bytes', updated_at: 'time' } },
     measurements: { key: 'measurement_id', columns: { measurement_id: 'as-is', sensor_id: 'as-is', value: 'as-is', timestamp: 'time' } },
+    alerts: {
+      key: 'alert_id',
+      columns: {
+        alert_id: 'as-is',
+        sensor_id: 'as-is',
+        kind: 'as-is',
+        severity: 'as-is',
+        state: 'as-is',
+        raised_at: 'time',
+        cleared_at: 'time',
+        acknowledged_at: 'time',
+        acknowledged_by: 'as-is',
+        value: 'as-is',
+        peak: 'as-is',
+        last_value: 'as-is',
+      },
+    },
+    alert_levels: { key: 'sensor_id', columns: { sensor_id: 'as-is', level: 'as-is', ok_since: 'time' } },
+    alert_notifications: {
+      key: 'notification_id',
+      columns: {
+        notification_id: 'as-is',
+        alert_id: 'as-is',
+        url: 'as-is',
+        idempotency_key: 'as-is',
+        payload: 'as-is',
+        created_at: 'time',
+        attempts: 'as-is',
+        next_attempt_at: 'time',
+        last_error: 'as-is',
+      },
+    },
   };
 
 /** Tables whose ids the store assigns: the target's next id must follow the copied ones. */
@@ -85,6 +120,8 @@ const IDENTITIES: Partial<Record<Table, string>> = {
   actuators: 'actuator_id',
   users: 'user_id',
   measurements: 'measurement_id',
+  alerts: 'alert_id',
+  alert_notifications: 'notification_id',
 };
 
 const BATCH = 5_000;

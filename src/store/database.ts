@@ -1,5 +1,6 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { ActuatorBase } from '../schemas/actuators.js';
+import type { AlertKind, AlertSeverity, AlertState, Level } from '../schemas/alerts.js';
 import type { Prototype } from '../schemas/prototypes.js';
 import type { SensorBase } from '../schemas/sensors.js';
 
@@ -81,7 +82,47 @@ export interface HistoryBucketTable {
   last_id: number;
 }
 
+/** One alert (API.md §11); its prototype is its sensor's, read through the sensor. */
+export interface AlertTable {
+  alert_id: Generated<number>;
+  sensor_id: number;
+  kind: AlertKind;
+  severity: AlertSeverity;
+  state: AlertState;
+  raised_at: DbTime;
+  cleared_at: DbTime | null;
+  acknowledged_at: DbTime | null;
+  acknowledged_by: string | null;
+  value: number | null;
+  peak: number | null;
+  last_value: number | null;
+}
+
+/** Each sensor's level as its alerts were last evaluated; no row reads as a sensor with no alert history. */
+export interface AlertLevelTable {
+  sensor_id: number;
+  level: Level | null;
+  /** Since when the level has been back at ok with a low/high alert still active (null: no clear pending). */
+  ok_since: DbTime | null;
+}
+
+/** One alert event still to be delivered to one webhook URL (the outbox). */
+export interface AlertNotificationTable {
+  notification_id: Generated<number>;
+  alert_id: number;
+  url: string;
+  idempotency_key: string;
+  payload: string;
+  created_at: DbTime;
+  attempts: Generated<number>;
+  next_attempt_at: DbTime;
+  last_error: string | null;
+}
+
 export interface Database {
+  alerts: AlertTable;
+  alert_levels: AlertLevelTable;
+  alert_notifications: AlertNotificationTable;
   history_buckets: HistoryBucketTable;
   prototypes: PrototypeTable;
   sensors: SensorTable;
@@ -101,3 +142,6 @@ export type StoredActuator = Omit<Selectable<ActuatorTable>, 'enabled'> & { enab
 export type ActuatorFields = Omit<StoredActuator, 'actuator_id'>;
 
 export type StoredUser = Selectable<UserTable>;
+
+export type StoredAlert = Selectable<AlertTable>;
+export type StoredNotification = Selectable<AlertNotificationTable>;

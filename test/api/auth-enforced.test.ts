@@ -1,24 +1,17 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { tokenSecret, tokenService } from '../../src/auth/tokens.js';
 import { loadConfig } from '../../src/config.js';
-import { openStore, type Store } from '../../src/store/index.js';
+import { openStore } from '../../src/store/index.js';
 import { startService, type TestService } from '../helpers/service.js';
 import { scratchDatabase, storeKinds } from '../helpers/stores.js';
+import { tokenFor } from '../helpers/tokens.js';
 
 const form = (fields: Record<string, string>) => ({
   raw: new URLSearchParams(fields).toString(),
   headers: { 'content-type': 'application/x-www-form-urlencoded' },
 });
 const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString());
-
-/** A token for a user made directly in the store (as the command-line tool does). */
-async function tokenFor(store: Store, username: string, permissions: number): Promise<string> {
-  const user = await store.users.create({ username, password_hash: 'unused', permissions, created_at: Date.now() });
-  const tokens = tokenService(await tokenSecret(undefined, store.settings), 3600_000);
-  return tokens.issue(user!, Date.now());
-}
 
 const measurementCount = async (service: TestService) =>
   Number((await sql<{ n: number }>`select count(*) as n from measurements`.execute(service.store.db)).rows[0].n);

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { phSensorBody } from '../helpers/bodies.js';
-import { type manualTimers, startServiceOnManualTimers } from '../helpers/manual-timers.js';
-import type { TestService } from '../helpers/service.js';
+import { manualServiceTimers } from '../helpers/manual-timers.js';
+import { startService, type TestService } from '../helpers/service.js';
 import { openStream, type SseEvent, type SseStream } from '../helpers/sse.js';
 import { storeKinds } from '../helpers/stores.js';
 
@@ -24,7 +24,7 @@ const data = (event: SseEvent) => JSON.parse(event.data);
  */
 describe.each(storeKinds())('live events of deletes (%s)', (kind) => {
   let service: TestService;
-  let manual: ReturnType<typeof manualTimers>;
+  let manual: ReturnType<typeof manualServiceTimers>;
   const streams: SseStream[] = [];
   const open = async (query: string) => {
     const stream = await openStream(`${service.url}/events${query}`);
@@ -50,7 +50,12 @@ describe.each(storeKinds())('live events of deletes (%s)', (kind) => {
   };
 
   beforeAll(async () => {
-    ({ service, manual } = await startServiceOnManualTimers(kind, { env: { STALE_AFTER: 'PT1H' } }));
+    manual = manualServiceTimers();
+    service = await startService(kind, {
+      env: { STALE_AFTER: 'PT1H' },
+      app: { liveEvents: { timers: manual.timers } },
+    });
+    manual.follow(service);
   });
   beforeEach(() => {
     service.clock.now = NOW;
@@ -64,8 +69,8 @@ describe.each(storeKinds())('live events of deletes (%s)', (kind) => {
     const {
       sensorIds: [sensor_id, other],
     } = await newPrototype(2);
-    const mine = await open(`?sensor_id=${sensor_id}`);
-    const theirs = await open(`?sensor_id=${other}`);
+    const mine = await open(`?sensor_id=${sensor_id}&types=measurements`);
+    const theirs = await open(`?sensor_id=${other}&types=measurements`);
     const older = await created('/measurements', { sensor_id, value: 6, timestamp: iso(NOW - 60_000) });
     const newest = await created('/measurements', { sensor_id, value: 6.5, timestamp: iso(NOW) });
     // Read once, so any in-memory copy of the newest holds the row about to go.
@@ -91,7 +96,7 @@ describe.each(storeKinds())('live events of deletes (%s)', (kind) => {
     const {
       sensorIds: [sensor_id],
     } = await newPrototype();
-    const stream = await open(`?sensor_id=${sensor_id}`);
+    const stream = await open(`?sensor_id=${sensor_id}&types=measurements`);
     await created('/measurements', { sensor_id, value: 6 });
     await stream.next();
     const before = await count('measurements');

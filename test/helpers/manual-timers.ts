@@ -1,6 +1,4 @@
 import type { Timers } from '../../src/events/timers.js';
-import type { StoreKind } from '../../src/store/dialect.js';
-import { startService, type StartOptions } from './service.js';
 
 /**
  * Alarms on the test clock: nothing rings until the test moves the clock with `advanceTo`, which
@@ -36,14 +34,17 @@ export function manualTimers(clock: { now: number | undefined }) {
   };
 }
 
-/** The service with the alarms of its actuator decisions on manual timers that read the service's own test clock. */
-export async function startServiceOnManualTimers(kind: StoreKind, options: StartOptions = {}) {
+/**
+ * Manual alarms on the clock of a service that is not started yet (its options take the timers):
+ * `follow(service)` binds them to the service's clock once it is.
+ */
+export function manualServiceTimers() {
   const clock = { now: undefined as number | undefined };
   const manual = manualTimers(clock);
-  const service = await startService(kind, {
-    ...options,
-    app: { ...options.app, liveEvents: { ...options.app?.liveEvents, timers: manual.timers } },
-  });
-  Object.defineProperty(clock, 'now', { get: () => service.clock.now, set: (v) => (service.clock.now = v) });
-  return { service, manual };
+  return {
+    ...manual,
+    follow(service: { clock: { now: number | undefined } }): void {
+      Object.defineProperty(clock, 'now', { get: () => service.clock.now, set: (v) => (service.clock.now = v) });
+    },
+  };
 }

@@ -49,7 +49,7 @@ export interface StartOptions {
   /** The bus the services publish committed changes to (tests listen on it). */
   bus?: ChangeBus;
   /** Further options of the app (timers and limits of the live events). */
-  app?: Pick<AppOptions, 'liveEvents' | 'logger'>;
+  app?: Pick<AppOptions, 'liveEvents' | 'logger' | 'alerts'>;
 }
 
 /** The service over a real port on loopback, on a fresh SQLite file or PostgreSQL database. */

@@ -29,7 +29,22 @@ describe('loadConfig', () => {
       timelapseDir: './data/timelapses',
       timelapseMaxFrames: 100_000,
       ffmpegPath: 'ffmpeg',
+      alertClearAfterMs: 60_000,
+      alertWebhookUrls: [],
+      alertWebhookRetryForMs: 24 * 3600 * 1000,
     });
+  });
+
+  it('reads the alert settings: durations in any accepted form, webhook URLs comma-separated, duplicates once', () => {
+    const config = loadConfig({
+      ALERT_CLEAR_AFTER: 'PT5M',
+      ALERT_WEBHOOK_URLS: ' http://hooks.local/a , https://example.com/hook,http://hooks.local/a',
+      ALERT_WEBHOOK_RETRY_FOR: '3600',
+    });
+    expect(config.alertClearAfterMs).toBe(300_000);
+    expect(config.alertWebhookUrls).toEqual(['http://hooks.local/a', 'https://example.com/hook']);
+    expect(config.alertWebhookRetryForMs).toBe(3_600_000);
+    expect(loadConfig({ ALERT_CLEAR_AFTER: '0' }).alertClearAfterMs).toBe(0);
   });
 
   it('reads the HTTP limits', () => {
@@ -115,6 +130,11 @@ describe('loadConfig', () => {
     ['TIMELAPSE_MAX_FRAMES', '0'],
     ['TIMELAPSE_MAX_FRAMES', 'lots'],
     ['TIMELAPSE_MAX_FRAMES', '1000001'],
+    ['ALERT_CLEAR_AFTER', 'a minute'],
+    ['ALERT_CLEAR_AFTER', '-PT1M'],
+    ['ALERT_WEBHOOK_URLS', 'ftp://hooks.local/a'],
+    ['ALERT_WEBHOOK_URLS', 'http://ok.local,not a url'],
+    ['ALERT_WEBHOOK_RETRY_FOR', 'forever'],
   ])('refuses %s=%s, naming the variable', (name, value) => {
     let error: unknown;
     try {

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../database.js';
 import type { Dialect } from '../dialect.js';
 import { actuatorRepository } from './actuators.js';
+import { alertRepository } from './alerts.js';
 import { historyRepository } from './history.js';
 import { measurementRepository } from './measurements.js';
 import { pictureRepository } from './pictures.js';
@@ -21,6 +22,7 @@ export function repositories(db: Kysely<Database>, dialect: Dialect) {
     actuators: actuatorRepository(db, dialect),
     users: userRepository(db, dialect),
     pictures: pictureRepository(db, dialect),
+    alerts: alertRepository(db, dialect),
   };
 }
 

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database, StoredMeasurement } from '../database.js';
 import type { Dialect } from '../dialect.js';
+import { alertRepository } from './alerts.js';
 import { historyRepository } from './history.js';
 
 /** What still hangs below a sensor or a prototype, counted before it is deleted. */
@@ -28,6 +29,7 @@ const hasAny = (d: Dependents) => (d.sensors ?? 0) + d.actuators + d.measurement
  */
 export function removals(db: Kysely<Database>, dialect: Dialect) {
   const history = historyRepository(db, dialect);
+  const alerts = alertRepository(db, dialect);
   const count = async (query: Promise<{ n: number | string | bigint }>) => Number((await query).n);
   const countAll = sql<number>`count(*)`.as('n');
 
@@ -49,6 +51,7 @@ export function removals(db: Kysely<Database>, dialect: Dialect) {
   async function removeBelow(sensorIds: number[]): Promise<number[]> {
     if (sensorIds.length === 0) return [];
     await history.sensorsRemoved(sensorIds);
+    await alerts.sensorsRemoved(sensorIds);
     await db.deleteFrom('measurements').where('sensor_id', 'in', sensorIds).execute();
     const actuators = await db.deleteFrom('actuators').where('sensor_id', 'in', sensorIds).returning('actuator_id').execute();
     return actuators.map((a) => a.actuator_id).sort((a, b) => a - b);

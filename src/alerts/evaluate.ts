@@ -1,0 +1,126 @@
+import type { StoredMeasurement, Store } from '../store/index.js';
+import type { StoredAlert } from '../store/database.js';
+import type { Repositories } from '../store/repositories/index.js';
+import { type AlertNews, alertOf } from './alert-json.js';
+import { sensorLevel, staleAt } from './levels.js';
+import { enqueueNotifications } from './outbox.js';
+import { type ActiveAlert, type AlertAction, type LevelState, nextCheckAt, transition } from './transitions.js';
+
+export interface EvaluationSettings {
+  staleAfterMs: number;
+  clearAfterMs: number;
+  webhookUrls: readonly string[];
+}
+
+/** A sensor's alerts after an evaluation, as committed. */
+export interface Evaluation {
+  /** False when the sensor no longer exists. */
+  exists: boolean;
+  prototypeId: number;
+  state: LevelState;
+  newest: StoredMeasurement | undefined;
+  active: ActiveAlert[];
+  /** The events the evaluation caused, to publish once committed. */
+  events: AlertNews[];
+  /** When time alone next changes this sensor's alerts. */
+  nextCheckAt: number | undefined;
+}
+
+async function apply(tx: Repositories, action: AlertAction, sensorId: number, now: number): Promise<AlertNews['event'] | undefined> {
+  switch (action.type) {
+    case 'raise':
+      await tx.alerts.raise({
+        sensor_id: sensorId,
+        kind: action.kind,
+        severity: action.severity,
+        raised_at: now,
+        value: action.value,
+        peak: action.peak,
+      });
+      return 'raised';
+    case 'escalate':
+      await tx.alerts.change(action.alertId, { severity: action.severity, last_value: action.lastValue, peak: action.peak });
+      return 'escalated';
+    case 'update':
+      await tx.alerts.change(action.alertId, { last_value: action.lastValue, peak: action.peak });
+      return undefined;
+    case 'clear':
+      await tx.alerts.change(action.alertId, {
+        state: 'cleared',
+        cleared_at: now,
+        ...(action.lastValue === null ? {} : { last_value: action.lastValue, peak: action.peak }),
+      });
+      return 'cleared';
+  }
+}
+
+/**
+ * Evaluates one sensor's alerts from what is committed, in one transaction: its level row is
+ * locked first, so evaluations of one sensor take turns across processes and each sees the
+ * measurements committed before it. Evaluating twice changes nothing the second time, so it does
+ * not matter which process, or how many, evaluate the same change.
+ */
+export async function evaluateSensor(
+  store: Pick<Store, 'transaction'>,
+  sensorId: number,
+  now: number,
+  settings: EvaluationSettings,
+  seen: readonly number[] = [],
+): Promise<Evaluation> {
+  return store.transaction(async (tx) => {
+    const sensor = await tx.sensors.get(sensorId);
+    if (!sensor) {
+      return {
+        exists: false,
+        prototypeId: -1,
+        state: { level: null, okSince: null },
+        newest: undefined,
+        active: [],
+        events: [],
+        nextCheckAt: undefined,
+      };
+    }
+    const stored = await tx.alerts.lockLevel(sensorId);
+    const newest = await tx.measurements.last(sensorId);
+    const before = await tx.alerts.active([sensorId]);
+    const level = sensorLevel(newest, sensor, now, settings.staleAfterMs);
+    const value = level === null || level === 'stale' ? undefined : newest?.value;
+    const { state, actions } = transition(
+      { level: stored.level, okSince: stored.ok_since },
+      before,
+      { level, value, seen, staleSince: level === 'stale' && newest ? staleAt(newest.timestamp, settings.staleAfterMs) : undefined },
+      sensor,
+      now,
+      settings.clearAfterMs,
+    );
+    const touched: { alertId: number; event: AlertNews['event'] }[] = [];
+    for (const action of actions) {
+      const event = await apply(tx, action, sensorId, now);
+      if (event && action.type !== 'raise') touched.push({ alertId: action.alertId, event });
+    }
+    if (state.level !== stored.level || state.okSince !== stored.ok_since) await tx.alerts.saveLevel(sensorId, state.level, state.okSince);
+
+    const events: AlertNews[] = [];
+    let after: StoredAlert[] = before;
+    if (actions.length > 0) {
+      after = await tx.alerts.active([sensorId]);
+      for (const { alertId, event } of touched) {
+        const row = (await tx.alerts.get(alertId)) as StoredAlert;
+        events.push({ event, alert: alertOf(row, sensor.prototype_id) });
+      }
+      const known = new Set(before.map((a) => a.alert_id));
+      for (const row of after) if (!known.has(row.alert_id)) events.push({ event: 'raised', alert: alertOf(row, sensor.prototype_id) });
+      await enqueueNotifications(tx.alerts, settings.webhookUrls, events, now);
+    }
+    const hasValueAlert = after.some((a) => a.kind !== 'stale');
+    return {
+      exists: true,
+      prototypeId: sensor.prototype_id,
+      state,
+      newest,
+      active: after,
+      events,
+      nextCheckAt: nextCheckAt(state, newest?.timestamp, hasValueAlert, (t) => staleAt(t, settings.staleAfterMs), settings.clearAfterMs),
+    };
+  });
+}

@@ -1,0 +1,211 @@
+import type { Kysely } from 'kysely';
+import type { AlertKind, AlertSeverity, AlertState, Level } from '../../schemas/alerts.js';
+import type { Database, StoredAlert, StoredNotification } from '../database.js';
+import type { Dialect } from '../dialect.js';
+
+/** An alert with its sensor's prototype, as the API shows it. */
+export type AlertRow = StoredAlert & { prototype_id: number };
+
+export interface AlertFilter {
+  state?: AlertState;
+  sensorId?: number;
+  prototypeId?: number;
+  /** Only alerts with a lower id (paging, newest first). */
+  before?: number;
+  limit: number;
+}
+
+export interface NewAlert {
+  sensor_id: number;
+  kind: AlertKind;
+  severity: AlertSeverity;
+  raised_at: number;
+  value: number | null;
+  peak: number | null;
+}
+
+export type AlertChange = Partial<Pick<StoredAlert, 'severity' | 'state' | 'cleared_at' | 'peak' | 'last_value'>>;
+
+export interface NewNotification {
+  alert_id: number;
+  url: string;
+  idempotency_key: string;
+  payload: string;
+  created_at: number;
+}
+
+const ALERT_COLUMNS = [
+  'alerts.alert_id',
+  'alerts.sensor_id',
+  'sensors.prototype_id',
+  'alerts.kind',
+  'alerts.severity',
+  'alerts.state',
+  'alerts.raised_at',
+  'alerts.cleared_at',
+  'alerts.acknowledged_at',
+  'alerts.acknowledged_by',
+  'alerts.value',
+  'alerts.peak',
+  'alerts.last_value',
+] as const;
+
+/** Alerts, each sensor's evaluated level, and the webhook outbox. */
+export function alertRepository(db: Kysely<Database>, dialect: Dialect) {
+  const withSensor = () => db.selectFrom('alerts').innerJoin('sensors', 'sensors.sensor_id', 'alerts.sensor_id').select(ALERT_COLUMNS);
+
+  /** The first undelivered notification of each alert for `url`: later ones wait for it (in order per alert). */
+  const headsOf = (url: string) =>
+    db
+      .selectFrom('alert_notifications as n')
+      .where('n.url', '=', url)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('alert_notifications as p')
+              .select('p.notification_id')
+              .whereRef('p.url', '=', 'n.url')
+              .whereRef('p.alert_id', '=', 'n.alert_id')
+              .whereRef('p.notification_id', '<', 'n.notification_id'),
+          ),
+        ),
+      );
+
+  return {
+    get(alertId: number): Promise<AlertRow | undefined> {
+      return withSensor().where('alerts.alert_id', '=', alertId).executeTakeFirst();
+    },
+
+    /** Newest first. */
+    list(filter: AlertFilter): Promise<AlertRow[]> {
+      let query = withSensor();
+      if (filter.state) query = query.where('alerts.state', '=', filter.state);
+      if (filter.sensorId !== undefined) query = query.where('alerts.sensor_id', '=', filter.sensorId);
+      if (filter.prototypeId !== undefined) query = query.where('sensors.prototype_id', '=', filter.prototypeId);
+      if (filter.before !== undefined) query = query.where('alerts.alert_id', '<', filter.before);
+      return query.orderBy('alerts.alert_id', 'desc').limit(filter.limit).execute();
+    },
+
+    /** The active alerts of some sensors (all of them when none are named), oldest first. */
+    active(sensorIds?: readonly number[]): Promise<AlertRow[]> {
+      let query = withSensor().where('alerts.state', '=', 'active');
+      if (sensorIds) query = query.where('alerts.sensor_id', 'in', sensorIds.length ? [...sensorIds] : [-1]);
+      return query.orderBy('alerts.alert_id').execute();
+    },
+
+    raise(alert: NewAlert): Promise<StoredAlert> {
+      return db
+        .insertInto('alerts')
+        .values({ ...alert, raised_at: dialect.time(alert.raised_at), state: 'active', last_value: alert.value })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    },
+
+    change(alertId: number, change: AlertChange): Promise<StoredAlert> {
+      const { cleared_at, ...rest } = change;
+      return db
+        .updateTable('alerts')
+        .set({ ...rest, ...(cleared_at === undefined || cleared_at === null ? {} : { cleared_at: dialect.time(cleared_at) }) })
+        .where('alert_id', '=', alertId)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    },
+
+    /** Records the first acknowledgement; undefined when the alert does not exist or was acknowledged already. */
+    async acknowledge(alertId: number, at: number, by: string | null): Promise<StoredAlert | undefined> {
+      return db
+        .updateTable('alerts')
+        .set({ acknowledged_at: dialect.time(at), acknowledged_by: by })
+        .where('alert_id', '=', alertId)
+        .where('acknowledged_at', 'is', null)
+        .returningAll()
+        .executeTakeFirst();
+    },
+
+    /** Inside a transaction: the sensor's evaluated level, its row locked so evaluations of one sensor take turns. */
+    async lockLevel(sensorId: number): Promise<{ level: Level | null; ok_since: number | null }> {
+      await db
+        .insertInto('alert_levels')
+        .values({ sensor_id: sensorId, level: null, ok_since: null })
+        .onConflict((oc) => oc.column('sensor_id').doNothing())
+        .execute();
+      const query = db.selectFrom('alert_levels').select(['level', 'ok_since']).where('sensor_id', '=', sensorId);
+      return dialect.forUpdate(query).executeTakeFirstOrThrow();
+    },
+
+    async saveLevel(sensorId: number, level: Level | null, okSince: number | null): Promise<void> {
+      await db
+        .updateTable('alert_levels')
+        .set({ level, ok_since: okSince === null ? null : dialect.time(okSince) })
+        .where('sensor_id', '=', sensorId)
+        .execute();
+    },
+
+    levels(): Promise<{ sensor_id: number; level: Level | null; ok_since: number | null }[]> {
+      return db.selectFrom('alert_levels').select(['sensor_id', 'level', 'ok_since']).execute();
+    },
+
+    /** With the sensors being deleted (same transaction): what the store derived from them goes too. */
+    async sensorsRemoved(sensorIds: readonly number[]): Promise<void> {
+      if (sensorIds.length === 0) return;
+      await db
+        .deleteFrom('alerts')
+        .where('sensor_id', 'in', [...sensorIds])
+        .execute();
+      await db
+        .deleteFrom('alert_levels')
+        .where('sensor_id', 'in', [...sensorIds])
+        .execute();
+    },
+
+    async enqueue(notifications: readonly NewNotification[]): Promise<void> {
+      if (notifications.length === 0) return;
+      await db
+        .insertInto('alert_notifications')
+        .values(notifications.map((n) => ({ ...n, created_at: dialect.time(n.created_at), next_attempt_at: dialect.time(n.created_at) })))
+        .execute();
+    },
+
+    /** Notifications for `url` due by `now`, each the first still undelivered of its alert, oldest first. */
+    due(url: string, now: number, limit: number): Promise<StoredNotification[]> {
+      return headsOf(url)
+        .selectAll('n')
+        .where('n.next_attempt_at', '<=', dialect.at(now))
+        .orderBy('n.notification_id')
+        .limit(limit)
+        .execute();
+    },
+
+    /** When the next notification for `url` falls due (undefined: none waiting). */
+    async nextDue(url: string): Promise<number | undefined> {
+      const row = await headsOf(url)
+        .select((eb) => eb.fn.min('n.next_attempt_at').as('at'))
+        .executeTakeFirst();
+      return row?.at === null || row?.at === undefined ? undefined : Number(row.at);
+    },
+
+    /** Delivered, or given up on: gone from the outbox. */
+    async done(notificationId: number): Promise<void> {
+      await db.deleteFrom('alert_notifications').where('notification_id', '=', notificationId).execute();
+    },
+
+    async retryAt(notificationId: number, at: number, error: string): Promise<void> {
+      await db
+        .updateTable('alert_notifications')
+        .set((eb) => ({ attempts: eb('attempts', '+', 1), next_attempt_at: dialect.time(at), last_error: error.slice(0, 500) }))
+        .where('notification_id', '=', notificationId)
+        .execute();
+    },
+
+    /** How many notifications wait, per URL (tests, and the log at start). */
+    async waiting(): Promise<number> {
+      const row = await db
+        .selectFrom('alert_notifications')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+  };
+}
+
+export type AlertRepository = ReturnType<typeof alertRepository>;
