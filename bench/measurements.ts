@@ -21,10 +21,11 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { openStore } from '../src/store/index.js';
+
 import { load, type LoadResult } from './lib/load.js';
 import { ROOT, type Running, startService } from './lib/processes.js';
 import { postgresAnswers } from './lib/postgres.js';
+import { createBenchSensors } from './lib/sensors.js';
 import { temporaryFolder } from './lib/temporary.js';
 
 const duration = Number(process.env.BENCH_DURATION ?? 5);
@@ -77,22 +78,7 @@ function* syntheticRows(now: number): Generator<[number, number, number]> {
 
 /** Creates the sensors (the three defaults and seven more) through the store, then writes the rows straight in. */
 async function fill(databaseUrl: string, now: number): Promise<void> {
-  const store = await openStore(databaseUrl);
-  try {
-    for (let i = (await store.sensors.listByPrototype(0)).length; i < SENSORS; i++) {
-      await store.sensors.create({
-        sensor_type: 'temperature',
-        prototype_id: 0,
-        sensor_unit: 'Celsius',
-        threshold_critically_low: 0,
-        threshold_low: 10,
-        threshold_high: 30,
-        threshold_critically_high: 40,
-      });
-    }
-  } finally {
-    await store.close();
-  }
+  await createBenchSensors(databaseUrl, SENSORS);
   if (databaseUrl.startsWith('sqlite:')) {
     const db = new SQLite(databaseUrl.slice('sqlite:'.length));
     const insert = db.prepare('insert into measurements (sensor_id, value, timestamp) values (?, ?, ?)');

@@ -6,6 +6,7 @@ import { openPostgres } from '../../src/store/postgres/connection.js';
 import { postgresDialect } from '../../src/store/postgres/dialect.js';
 import { openSqlite } from '../../src/store/sqlite/connection.js';
 import { sqliteDialect } from '../../src/store/sqlite/dialect.js';
+import { BENCH_SENSOR } from './sensors.js';
 
 /**
  * A store of the release before the history buckets (migrated to `004_no_nul`) holding raw rows
@@ -23,16 +24,7 @@ export async function oldStore(url: string, sensors: number, rows: Iterable<[num
   for (let id = 1; id <= sensors; id++) {
     await db
       .insertInto('sensors')
-      .values({
-        sensor_id: id,
-        sensor_type: 'temperature',
-        prototype_id: 0,
-        sensor_unit: 'Celsius',
-        threshold_critically_low: 0,
-        threshold_low: 10,
-        threshold_high: 30,
-        threshold_critically_high: 40,
-      })
+      .values({ sensor_id: id, ...BENCH_SENSOR })
       .execute();
   }
   await db.destroy();

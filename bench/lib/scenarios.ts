@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import SQLite from 'better-sqlite3';
-import { openStore } from '../../src/store/index.js';
 import { load, type LoadResult } from './load.js';
 import { startService } from './processes.js';
+import { createBenchSensors } from './sensors.js';
 
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 
@@ -13,23 +13,7 @@ const YEAR_MS = 365 * 24 * 3600 * 1000;
  * so a 1-day window answers the same rows from a store of any size.
  */
 export async function fillMeasurements(file: string, rows: number, sensors: number, log: (m: string) => void): Promise<void> {
-  const store = await openStore(`sqlite:${file}`);
-  try {
-    const existing = (await store.sensors.listByPrototype(0)).length;
-    for (let i = existing; i < sensors; i++) {
-      await store.sensors.create({
-        sensor_type: 'temperature',
-        prototype_id: 0,
-        sensor_unit: 'Celsius',
-        threshold_critically_low: 0,
-        threshold_low: 10,
-        threshold_high: 30,
-        threshold_critically_high: 40,
-      });
-    }
-  } finally {
-    await store.close();
-  }
+  await createBenchSensors(`sqlite:${file}`, sensors);
   const db = new SQLite(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');

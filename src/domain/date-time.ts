@@ -26,13 +26,40 @@ export function parseDateTime(text: string): number {
   return isWithinYears(ms) ? ms : NaN;
 }
 
-/** ISO text of a timestamp; consecutive rows often share one (a batch stamped at receipt), so the last is kept. */
+const DAY_MS = 86_400_000;
+/** The instants whose ISO text has a four-digit year (0000-01-01 to 9999-12-31): the text the fast path writes. */
+const FOUR_DIGIT_YEARS = [-62_167_219_200_000, 253_402_300_800_000] as const;
+const two = (n: number) => (n < 10 ? `0${n}` : `${n}`);
+const three = (n: number) => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);
+
+/**
+ * ISO text of a timestamp. Consecutive rows often share one (a batch stamped at receipt), so the
+ * last is kept; and long answers (a year of hourly buckets) run through the same days, so the
+ * date part is kept too and only the time of day is written — several times cheaper than a Date
+ * per row.
+ */
 let lastMs = Number.NaN;
 let lastIso = '';
+let lastDay = Number.NaN;
+let dayText = '';
 export function isoOf(ms: number): string {
-  if (ms !== lastMs) {
-    lastMs = ms;
+  if (ms === lastMs) return lastIso;
+  lastMs = ms;
+  if (!(ms >= FOUR_DIGIT_YEARS[0] && ms < FOUR_DIGIT_YEARS[1]) || !Number.isInteger(ms)) {
     lastIso = new Date(ms).toISOString();
+    return lastIso;
   }
+  const day = Math.floor(ms / DAY_MS);
+  if (day !== lastDay) {
+    lastDay = day;
+    dayText = new Date(day * DAY_MS).toISOString().slice(0, 11);
+  }
+  let rest = ms - day * DAY_MS;
+  const hours = Math.floor(rest / 3_600_000);
+  rest -= hours * 3_600_000;
+  const minutes = Math.floor(rest / 60_000);
+  rest -= minutes * 60_000;
+  const seconds = Math.floor(rest / 1000);
+  lastIso = `${dayText}${two(hours)}:${two(minutes)}:${two(seconds)}.${three(rest - seconds * 1000)}Z`;
   return lastIso;
 }

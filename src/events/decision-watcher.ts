@@ -37,6 +37,12 @@ export function decisionWatcher({ store, bus, now, timers, staleAfterMs, log }: 
   const watched = new Map<number, Watched>();
   /** The newest measurement of each sensor that has an actuator. */
   const latest = new Map<number, StoredMeasurement | undefined>();
+  /**
+   * The sensors whose newest measurement is being read again because it was deleted, each with
+   * the newest measurement heard while that read is under way (it may have committed after the
+   * read's snapshot). Only the latest read of a sensor is applied.
+   */
+  const rereads = new Map<number, { heard?: StoredMeasurement }>();
   const unsubscribe: (() => void)[] = [];
   let stopped = false;
 
@@ -116,6 +122,34 @@ export function decisionWatcher({ store, bus, now, timers, staleAfterMs, log }: 
     for (const id of relevant) for (const entry of actuatorsOf(id)) refresh(entry, false);
   }
 
+  /**
+   * A deleted measurement changes the decisions only when it was the newest of its sensor: the
+   * newest is then read again (after the delete's commit, so from what remains) and the sensor's
+   * actuators decided again. A delete heard while such a read is under way reads again, since the
+   * read's answer may be the row just deleted.
+   */
+  function measurementDeleted(measurement: StoredMeasurement): void {
+    const sensorId = measurement.sensor_id;
+    if (!latest.has(sensorId)) return;
+    if (!rereads.has(sensorId) && latest.get(sensorId)?.measurement_id !== measurement.measurement_id) return;
+    const attempt: { heard?: StoredMeasurement } = {};
+    rereads.set(sensorId, attempt);
+    store.measurements.last(sensorId).then(
+      (row) => {
+        if (rereads.get(sensorId) !== attempt) return;
+        rereads.delete(sensorId);
+        if (!latest.has(sensorId)) return;
+        const { heard } = attempt;
+        latest.set(sensorId, heard && (!row || isNewer(heard, row)) ? heard : row);
+        for (const entry of actuatorsOf(sensorId)) refresh(entry, false);
+      },
+      (error: unknown) => {
+        if (rereads.get(sensorId) === attempt) rereads.delete(sensorId);
+        log.error({ err: error, sensorId }, 'reading the newest measurement after a delete failed');
+      },
+    );
+  }
+
   return {
     /** Reads every actuator and the newest measurement of their sensors, then starts listening. */
     async start(): Promise<void> {
@@ -128,6 +162,8 @@ export function decisionWatcher({ store, bus, now, timers, staleAfterMs, log }: 
           const touched = new Set<number>();
           for (const row of rows) {
             if (!latest.has(row.sensor_id)) continue;
+            const reread = rereads.get(row.sensor_id);
+            if (reread && (!reread.heard || isNewer(row, reread.heard))) reread.heard = row;
             const known = latest.get(row.sensor_id);
             if (!known || isNewer(row, known)) {
               latest.set(row.sensor_id, row);
@@ -136,6 +172,7 @@ export function decisionWatcher({ store, bus, now, timers, staleAfterMs, log }: 
           }
           for (const sensorId of touched) for (const entry of actuatorsOf(sensorId)) refresh(entry, false);
         }),
+        bus.subscribe('measurementDeleted', ({ measurement }) => measurementDeleted(measurement)),
         bus.subscribe('generated', ({ sensorIds }) => void reread(sensorIds)),
         bus.subscribe('sensor', (change) => {
           // A deleted sensor takes its actuators and measurements with it.
@@ -164,6 +201,7 @@ export function decisionWatcher({ store, bus, now, timers, staleAfterMs, log }: 
       for (const entry of watched.values()) if (entry.alarm !== undefined) timers.clear(entry.alarm);
       watched.clear();
       latest.clear();
+      rereads.clear();
     },
   };
 }

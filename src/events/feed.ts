@@ -95,6 +95,16 @@ export function eventFeed({ bus, sensors, actuators, instance, recent: limits, d
     bus.subscribe('measurements', ({ rows }) => {
       if (rows.length > 0 && wanted()) emitMeasurements(rows);
     }),
+    // §9 has no event for it: the clients showing that sensor's measurements are told to reload,
+    // with the ids, so one that keeps the rows can drop just that one.
+    bus.subscribe('measurementDeleted', ({ measurement: { measurement_id, sensor_id } }) =>
+      emitWhole(
+        'measurements',
+        'reset',
+        scopeOfSensors([sensor_id]),
+        JSON.stringify({ reason: 'measurement deleted', sensor_id, measurement_id }),
+      ),
+    ),
     // Too many rows to send: the clients of those sensors are told to reload instead.
     bus.subscribe('generated', ({ sensorIds }) =>
       emitWhole('measurements', 'reset', scopeOfSensors(sensorIds), '{"reason":"measurements replaced"}'),

@@ -6,10 +6,15 @@ import { type Notification, packPayloads, parsePayload, type RelayRecord, record
 
 /** The channel every instance of one database listens on. */
 export const CHANNEL = 'sensorhub_changes';
-const RELAYED = ['measurements', 'generated', 'prototype', 'sensor', 'actuator', 'alert'] as const satisfies readonly Exclude<
-  Topic,
-  'decision'
->[];
+const RELAYED = [
+  'measurements',
+  'measurementDeleted',
+  'generated',
+  'prototype',
+  'sensor',
+  'actuator',
+  'alert',
+] as const satisfies readonly Exclude<Topic, 'decision'>[];
 const RECONNECT_MIN_MS = 250;
 const RECONNECT_MAX_MS = 5000;
 

@@ -1,9 +1,11 @@
 import { BucketLayout } from '../domain/buckets.js';
 import { parseDuration } from '../domain/duration.js';
 import type { TimeWindow } from '../domain/time-window.js';
+import { E, extremesPerBucket } from '../history/extremes.js';
 import { type Bucket, bucketStream, foldBuckets } from '../history/fold.js';
 import { bucketCeil, bucketsIn, bucketStart, keptSizeDividing, MAX_BUCKETS, parseBucketSize, sizeFittingIn } from '../history/sizes.js';
 import type { AggregateQuery } from '../schemas/history.js';
+import { bucketOfRow, type BucketRow, V } from '../store/history-sql.js';
 import type { StoredMeasurement } from '../store/index.js';
 import type { ServiceDeps } from './deps.js';
 import { InvalidInput, NotFound } from './errors.js';
@@ -21,15 +23,20 @@ export interface AggregateBucket {
   last: number;
 }
 
-/** Each bucket's lowest and highest measurement, as points in time order (one when they are the same row). */
-function extremesOf(buckets: readonly Bucket[], sensorId: number): StoredMeasurement[] {
-  const out: StoredMeasurement[] = [];
-  for (const b of buckets) {
-    const [a, z] = b.min.ts < b.max.ts || (b.min.ts === b.max.ts && b.min.id <= b.max.id) ? [b.min, b.max] : [b.max, b.min];
-    out.push({ measurement_id: a.id, sensor_id: sensorId, value: a.value, timestamp: a.ts });
-    if (z.id !== a.id) out.push({ measurement_id: z.id, sensor_id: sensorId, value: z.value, timestamp: z.ts });
-  }
-  return out;
+/** A stored bucket of the asked size as answered. */
+function answerOfRow(r: BucketRow, size: number): AggregateBucket {
+  const start = r[V.start];
+  const count = r[V.count];
+  return {
+    start,
+    end: start + size,
+    count,
+    min: r[V.min],
+    max: r[V.max],
+    mean: r[V.sum] / count,
+    first: r[V.first],
+    last: r[V.last],
+  };
 }
 
 /**
@@ -100,12 +107,12 @@ export function historyService({ store, now }: ServiceDeps) {
       const from = bucketStart(start, size);
       const to = bucketCeil(end, size);
       const kept = keptSizeDividing(size);
+      // A kept size is answered from its rows as read, without a bucket object per row.
+      if (kept === size) return (await store.history.bucketRows('values', sensorId, size, from, to)).map((r) => answerOfRow(r, size));
       const buckets =
         kept === undefined
           ? await fromRawRows(sensorId, from, to, size)
-          : kept === size
-            ? await store.history.buckets(sensorId, size, from, to)
-            : foldBuckets(await store.history.buckets(sensorId, kept, from, to), size);
+          : foldBuckets((await store.history.bucketRows('whole', sensorId, kept, from, to)).map(bucketOfRow), size);
       return buckets.map((b) => ({
         start: b.start,
         end: b.start + size,
@@ -135,14 +142,21 @@ export function historyService({ store, now }: ServiceDeps) {
       const innerStart = bucketCeil(start, size);
       const innerEnd = bucketStart(end, size);
       if (kept === undefined || innerStart >= innerEnd) return undefined;
-      const rows = await store.history.buckets(sensorId, kept, innerStart, innerEnd);
-      const inner = rows.reduce((n, b) => n + b.count, 0);
+      const rows = await store.history.bucketRows('extremes', sensorId, kept, innerStart, innerEnd);
+      let inner = 0;
+      for (const r of rows) inner += r[E.count];
       if (inner <= maxPoints || rows.length >= inner) return undefined;
       const edge = async (edgeWindow: TimeWindow, first: number, last: number) =>
         first > last ? [] : store.measurements.extremesPerBucket(sensorId, edgeWindow, new BucketLayout(first, last, 1), 1);
       const head = await edge({ start, end: innerStart, endInclusive: false }, start, innerStart - 1);
       const tail = await edge({ start: innerEnd, end: window.end, endInclusive: window.endInclusive }, innerEnd, end - 1);
-      return [...head, ...extremesOf(foldBuckets(rows, size), sensorId), ...tail];
+      const extremes = extremesPerBucket(rows, size).map((p) => ({
+        measurement_id: p.id,
+        sensor_id: sensorId,
+        value: p.value,
+        timestamp: p.ts,
+      }));
+      return [...head, ...extremes, ...tail];
     },
   };
 }

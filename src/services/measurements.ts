@@ -107,7 +107,9 @@ export function measurementService({ store, bus, now, log }: ServiceDeps, histor
     },
 
     async remove(measurementId: number): Promise<void> {
-      if (!(await store.remove.measurement(measurementId))) throw new NotFound(`Measurement ${measurementId} not found`);
+      const measurement = await store.remove.measurement(measurementId);
+      if (!measurement) throw new NotFound(`Measurement ${measurementId} not found`);
+      bus.publish('measurementDeleted', { measurement });
     },
 
     /** The CSV export of the sensors and window the query selects, as text chunks read page by page. */

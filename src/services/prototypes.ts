@@ -1,6 +1,7 @@
 import type { Prototype } from '../schemas/prototypes.js';
 import type { ServiceDeps } from './deps.js';
 import { Conflict, NotFound } from './errors.js';
+import { publishRemoved } from './cascade.js';
 import { removalRefused } from './removal-refused.js';
 
 export function prototypeService({ store, bus }: ServiceDeps) {
@@ -23,13 +24,13 @@ export function prototypeService({ store, bus }: ServiceDeps) {
 
     /**
      * Deletes the prototype; while it has sensors only with `cascade`, which deletes them (and
-     * what is below them) with it. Each sensor deleted is told of, then the prototype.
+     * what is below them) with it. Each actuator and sensor deleted is told of, then the prototype.
      */
     async remove(prototypeId: number, cascade: boolean): Promise<void> {
       const result = await store.remove.prototype(prototypeId, cascade);
       if (result.status === 'missing') throw new NotFound(`Prototype ${prototypeId} not found`);
       if (result.status === 'has-dependents') throw removalRefused(`Prototype ${prototypeId}`, result.dependents);
-      for (const sensorId of result.sensorIds) bus.publish('sensor', { action: 'deleted', sensorId });
+      publishRemoved(bus, result);
       bus.publish('prototype', { action: 'deleted', prototypeId });
     },
   };

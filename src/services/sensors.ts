@@ -3,6 +3,7 @@ import { type Sensor, SensorBase, type SensorPatch } from '../schemas/sensors.js
 import { patchAll } from './bulk-patch.js';
 import type { ServiceDeps } from './deps.js';
 import { InvalidInput, NotFound } from './errors.js';
+import { publishRemoved } from './cascade.js';
 import { removalRefused } from './removal-refused.js';
 
 const SENSOR_FIELDS = Object.keys(SensorBase.properties) as (keyof SensorBase)[];
@@ -32,13 +33,13 @@ export function sensorService({ store, bus }: ServiceDeps) {
 
     /**
      * Deletes the sensor; while it has measurements or actuators only with `cascade`, which deletes
-     * them with it. One change tells of it: its actuators went with it.
+     * them with it. Each actuator that went with it is told of, then the sensor.
      */
     async remove(sensorId: number, cascade: boolean): Promise<void> {
       const result = await store.remove.sensor(sensorId, cascade);
       if (result.status === 'missing') throw new NotFound(`Sensor ${sensorId} not found`);
       if (result.status === 'has-dependents') throw removalRefused(`Sensor ${sensorId}`, result.dependents);
-      bus.publish('sensor', { action: 'deleted', sensorId });
+      publishRemoved(bus, result);
     },
 
     /** Partial bulk update, all or nothing; thresholds are checked on the merged result. */

@@ -88,3 +88,57 @@ export function bucketOf(r: HistoryBucketTable): Bucket {
     last: { value: r.last_value, ts: Number(r.last_ts), id: Number(r.last_id) },
   };
 }
+
+/**
+ * What a read of buckets answers, as one array of numbers per bucket (no object per row: a year
+ * of hourly buckets is 8,760 of them): `whole` buckets (every column but the sensor and the size),
+ * only the `values` an aggregate answer shows, or the `extremes` max_points answers (half the
+ * columns to read).
+ */
+export const BUCKET_READS = {
+  whole: BUCKET_COLUMNS.slice(2),
+  values: ['start_ms', 'row_count', 'value_sum', 'min_value', 'max_value', 'first_value', 'last_value'],
+  /** In the order of src/history/extremes.ts. */
+  extremes: ['start_ms', 'row_count', 'min_value', 'min_ts', 'min_id', 'max_value', 'max_ts', 'max_id'],
+} as const satisfies Record<string, readonly (typeof BUCKET_COLUMNS)[number][]>;
+export type BucketRead = keyof typeof BUCKET_READS;
+export type BucketRow = readonly number[];
+
+/** Where each field sits in a `whole` row. */
+export const R = {
+  start: 0,
+  count: 1,
+  sum: 2,
+  minValue: 3,
+  minTs: 4,
+  minId: 5,
+  maxValue: 6,
+  maxTs: 7,
+  maxId: 8,
+  firstValue: 9,
+  firstTs: 10,
+  firstId: 11,
+  lastValue: 12,
+  lastTs: 13,
+  lastId: 14,
+} as const;
+/** Where each field sits in a `values` row. */
+export const V = { start: 0, count: 1, sum: 2, min: 3, max: 4, first: 5, last: 6 } as const;
+
+/** The statement of a read (`?` placeholders; PostgreSQL numbers its own). */
+export const bucketReadSql = (read: BucketRead) =>
+  `select ${BUCKET_READS[read].join(', ')} from history_buckets ` +
+  'where sensor_id = ? and size_ms = ? and start_ms >= ? and start_ms < ? order by start_ms';
+
+/** A row of the read as a bucket. */
+export function bucketOfRow(r: BucketRow): Bucket {
+  return {
+    start: r[R.start],
+    count: r[R.count],
+    sum: r[R.sum],
+    min: { value: r[R.minValue], ts: r[R.minTs], id: r[R.minId] },
+    max: { value: r[R.maxValue], ts: r[R.maxTs], id: r[R.maxId] },
+    first: { value: r[R.firstValue], ts: r[R.firstTs], id: r[R.firstId] },
+    last: { value: r[R.lastValue], ts: r[R.lastTs], id: r[R.lastId] },
+  };
+}

@@ -25,7 +25,8 @@ export interface Store extends Repositories {
    * refused (`has-dependents`, with the counts) unless `cascade`.
    */
   remove: {
-    measurement(measurementId: number): Promise<boolean>;
+    /** The row removed, or undefined when there was none. */
+    measurement(measurementId: number): Promise<StoredMeasurement | undefined>;
     actuator(actuatorId: number): Promise<boolean>;
     sensor(sensorId: number, cascade: boolean): Promise<Removal>;
     prototype(prototypeId: number, cascade: boolean): Promise<Removal>;

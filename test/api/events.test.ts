@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { tokenSecret, tokenService } from '../../src/auth/tokens.js';
 import type { Store } from '../../src/store/index.js';
-import { manualTimers } from '../helpers/manual-timers.js';
+import { manualServiceTimers } from '../helpers/manual-timers.js';
 import { startService, type TestService } from '../helpers/service.js';
 import { openStream, type SseEvent, type SseStream } from '../helpers/sse.js';
 import { storeKinds } from '../helpers/stores.js';
@@ -27,7 +27,7 @@ const measurementCount = async (service: TestService) =>
 
 describe.each(storeKinds())('GET /events (%s)', (kind) => {
   let service: TestService;
-  let manual: ReturnType<typeof manualTimers>;
+  let manual: ReturnType<typeof manualServiceTimers>;
   const streams: SseStream[] = [];
   const open = async (query = '', headers: Record<string, string> = {}) => {
     const stream = await openStream(`${service.url}/events${query}`, headers);
@@ -49,14 +49,12 @@ describe.each(storeKinds())('GET /events (%s)', (kind) => {
   };
 
   beforeAll(async () => {
-    const clock = { now: undefined as number | undefined };
-    manual = manualTimers(clock);
+    manual = manualServiceTimers();
     service = await startService(kind, {
       env: { STALE_AFTER: 'PT1H' },
       app: { liveEvents: { timers: manual.timers, streams: { heartbeatMs: 50, maxBacklogBytes: 256 * 1024 } } },
     });
-    // The manual alarms read the service's clock.
-    Object.defineProperty(clock, 'now', { get: () => service.clock.now, set: (v) => (service.clock.now = v) });
+    manual.follow(service);
   });
   beforeEach(() => {
     service.clock.now = NOW;

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { phSensorBody } from '../helpers/bodies.js';
 import { type ServiceProcess, spawnService } from '../helpers/process.js';
 import { openStream, type SseEvent, type SseStream } from '../helpers/sse.js';
 import { type ScratchDatabase, scratchDatabase } from '../helpers/stores.js';
@@ -43,15 +44,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('live events across service proces
     expect(data(seen)).toEqual([stored]);
 
     // A change made on B, seen on A; after it, A holds the measurement exactly once.
-    const sensor = await post(`${b.url}/sensors/`, {
-      sensor_type: 'ph',
-      prototype_id: 0,
-      sensor_unit: 'pH',
-      threshold_critically_low: 0,
-      threshold_low: 5,
-      threshold_high: 7,
-      threshold_critically_high: 14,
-    });
+    const sensor = await post(`${b.url}/sensors/`, phSensorBody);
     expect(data(await onA.next((e) => e.event === 'sensor'))).toEqual(sensor);
     expect(onA.events.map((e) => e.event)).toEqual(['measurements', 'sensor']);
     expect(data(onA.events[0])).toEqual([stored]);
@@ -74,6 +67,42 @@ describe.runIf(process.env.TEST_DATABASE_URL)('live events across service proces
     await post(`${a.url}/measurements`, { sensor_id: 1, value: -1 });
     const event = await onB.next((e) => data(e).state?.activate === true);
     expect(data(event).actuator.actuator_id).toBe(1);
+  });
+
+  it('a measurement deleted on one process: the streams of every process are told, and decide its actuators again', async () => {
+    const sensor = await post(`${a.url}/sensors/`, phSensorBody);
+    const { sensor_id } = sensor;
+    const actuator = await post(`${a.url}/actuators`, {
+      actuator_type: 'acid_pump',
+      sensor_id,
+      condition_value: 7,
+      activation_condition: 'high',
+      activation_period: 0,
+      activation_duration: 2,
+    });
+    const onB = await open(`${b.url}/events?sensor_id=${sensor_id}&types=measurements,actuator,sensor`);
+    await post(`${a.url}/measurements`, { sensor_id, value: 8 });
+    await onB.next((e) => e.event === 'actuator' && data(e).state.activate === true);
+    const low = await post(`${a.url}/measurements`, { sensor_id, value: 6 });
+    const calmed = await onB.next((e) => e.event === 'actuator' && data(e).state.activate === false);
+    const seen = onB.events.indexOf(calmed) + 1;
+
+    expect((await fetch(`${a.url}/measurements/${low.measurement_id}`, { method: 'DELETE' })).status).toBe(204);
+    const reset = await onB.next((e) => e.event === 'reset', { from: seen });
+    expect(data(reset)).toEqual({ reason: 'measurement deleted', sensor_id, measurement_id: low.measurement_id });
+    const again = await onB.next((e) => e.event === 'actuator', { from: seen });
+    expect(data(again).state.activate).toBe(true);
+    const state = (await (await fetch(`${b.url}/actuators/${actuator.actuator_id}/state`)).json()) as { activate: boolean };
+    expect(state.activate).toBe(true);
+
+    // A cascade on A: B's stream hears of the actuator, then of the sensor.
+    expect((await fetch(`${a.url}/sensors/${sensor_id}?cascade=true`, { method: 'DELETE' })).status).toBe(204);
+    const gone = await onB.next((e) => e.event === 'sensor', { from: seen });
+    const after = onB.events.slice(onB.events.indexOf(again) + 1, onB.events.indexOf(gone) + 1);
+    expect(after.map((e) => [e.event, data(e)])).toEqual([
+      ['actuator', { deleted: actuator.actuator_id }],
+      ['sensor', { deleted: sensor_id }],
+    ]);
   });
 
   it('listens again after its connection to PostgreSQL is cut, and tells its clients to reload', async () => {

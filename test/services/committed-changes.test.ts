@@ -28,7 +28,7 @@ describe.each(storeKinds())('changes published by the services (%s)', (kind) => 
       throw error;
     },
   });
-  for (const topic of ['measurements', 'generated', 'prototype', 'sensor', 'actuator'] as const) {
+  for (const topic of ['measurements', 'measurementDeleted', 'generated', 'prototype', 'sensor', 'actuator'] as const) {
     bus.subscribe(topic, (change) => heard.push({ topic, change }));
   }
   beforeAll(async () => {
@@ -129,6 +129,7 @@ describe.each(storeKinds())('changes published by the services (%s)', (kind) => 
     await service.post('/prototypes', { prototype_id: 9, prototype_name: 'doomed' });
     const sensor = (await service.post('/sensors/', { ...SENSOR, prototype_id: 9 })).body;
     const actuator = (await service.post('/actuators', { ...ACTUATOR, sensor_id: sensor.sensor_id })).body;
+    const cascaded = (await service.post('/actuators', { ...ACTUATOR, sensor_id: sensor.sensor_id })).body;
     await service.post('/measurements', { sensor_id: sensor.sensor_id, value: 1 });
     heard.length = 0;
 
@@ -142,9 +143,28 @@ describe.each(storeKinds())('changes published by the services (%s)', (kind) => 
     expect((await service.request('DELETE', '/prototypes/9?cascade=true')).status).toBe(204);
     expect(heard).toEqual([
       { topic: 'actuator', change: { action: 'deleted', actuatorId: actuator.actuator_id } },
+      // What the cascade took with it, each as if deleted on its own: actuators, then sensors.
+      { topic: 'actuator', change: { action: 'deleted', actuatorId: cascaded.actuator_id } },
       { topic: 'sensor', change: { action: 'deleted', sensorId: sensor.sensor_id } },
       { topic: 'prototype', change: { action: 'deleted', prototypeId: 9 } },
     ]);
+  });
+
+  it('a deleted measurement: the row as it was stored, once committed; a missing one publishes nothing', async () => {
+    const [kept, doomed] = (
+      await service.post('/measurements', [
+        { sensor_id: 2, value: 1.25, timestamp: '2026-11-22T10:00:00Z' },
+        { sensor_id: 2, value: 2.75, timestamp: '2026-11-22T10:00:01.5Z' },
+      ])
+    ).body;
+    heard.length = 0;
+    expect((await service.request('DELETE', '/measurements/2147483000')).status).toBe(404);
+    expect(heard).toEqual([]);
+    expect((await service.request('DELETE', `/measurements/${doomed.measurement_id}`)).status).toBe(204);
+    expect(heard).toEqual([
+      { topic: 'measurementDeleted', change: { measurement: { ...doomed, timestamp: Date.parse(doomed.timestamp) } } },
+    ]);
+    expect((await service.get('/measurements/2/last')).body).toEqual(kept);
   });
 
   it('synthetic data: the sensors and counts once committed; refused options publish nothing', async () => {

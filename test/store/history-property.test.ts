@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Bucket, bucketsOf } from '../../src/history/fold.js';
 import { DAY, FIVE_MINUTES, KEPT_SIZES } from '../../src/history/sizes.js';
 import { retentionJob } from '../../src/services/retention.js';
-import { bucketOf } from '../../src/store/history-sql.js';
+import { storedBuckets as storedBucketsOf } from '../helpers/history.js';
 import { historyRepository } from '../../src/store/repositories/history.js';
 import type { StoredMeasurement } from '../../src/store/index.js';
 import { startService, type TestService } from '../helpers/service.js';
@@ -58,16 +58,7 @@ describe.each(storeKinds())('history buckets under any interleaving of writes (%
       .execute();
   }
 
-  async function storedBuckets(sensorId: number, size: number): Promise<Bucket[]> {
-    const rows = await service.store.db
-      .selectFrom('history_buckets')
-      .selectAll()
-      .where('sensor_id', '=', sensorId)
-      .where('size_ms', '=', size)
-      .orderBy('start_ms')
-      .execute();
-    return rows.map(bucketOf);
-  }
+  const storedBuckets = (sensorId: number, size: number): Promise<Bucket[]> => storedBucketsOf(service.store.db, sensorId, size);
 
   const comparable = (b: Bucket) => ({ ...b, sum: Math.round(b.sum * 1e6) / 1e6 });
 

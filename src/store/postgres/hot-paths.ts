@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { KEPT_SIZES } from '../../history/sizes.js';
-import { BUCKET_COLUMNS, MERGE_ON_CONFLICT } from '../history-sql.js';
+import { BUCKET_COLUMNS, type BucketRead, bucketReadSql, type BucketRow, MERGE_ON_CONFLICT } from '../history-sql.js';
 import type { NewMeasurement, StoredActuator, StoredMeasurement } from '../database.js';
 
 /**
@@ -46,7 +46,17 @@ export function postgresHotPaths(pool: pg.Pool) {
       'select measurement_id from ins',
   };
 
+  const bucketRead = (read: BucketRead) => {
+    let n = 0;
+    return { name: `sensorhub_bucket_rows_${read}`, text: bucketReadSql(read).replace(/\?/g, () => `$${++n}`), rowMode: 'array' };
+  };
+  const bucketReads = { whole: bucketRead('whole'), values: bucketRead('values'), extremes: bucketRead('extremes') };
+
   return {
+    /** A sensor's kept buckets of `size` starting in [from, to), in time order, as arrays of the columns of `read`. */
+    async bucketRows(read: BucketRead, sensorId: number, size: number, from: number, to: number): Promise<BucketRow[]> {
+      return (await pool.query<BucketRow>({ ...bucketReads[read], values: [sensorId, size, from, to] })).rows;
+    },
     async lastMeasurement(sensorId: number): Promise<StoredMeasurement | undefined> {
       return (await pool.query<StoredMeasurement>({ ...last, values: [sensorId] })).rows[0];
     },

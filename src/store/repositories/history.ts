@@ -3,7 +3,7 @@ import { type Bucket, bucketsOf, bucketStream, foldBuckets } from '../../history
 import { bucketStart, DAY, FIVE_MINUTES, HOUR, KEPT_SIZES } from '../../history/sizes.js';
 import type { Database, HistoryBucketTable } from '../database.js';
 import type { Dialect } from '../dialect.js';
-import { bucketOf, bucketRow } from '../history-sql.js';
+import { type BucketRead, BUCKET_READS, bucketOf, bucketRow, type BucketRow } from '../history-sql.js';
 import { measurementRepository } from './measurements.js';
 
 /** Raw rows before this instant (a UTC midnight, epoch ms) have been retired; their buckets are the record. */
@@ -38,17 +38,18 @@ export function historyRepository(db: Kysely<Database>, dialect: Dialect) {
     }
   }
 
-  async function buckets(sensorId: number, size: number, from: number, to: number): Promise<Bucket[]> {
-    const rows = await db
+  /** A sensor's buckets of `size` starting in [from, to), in time order, before the columns are chosen. */
+  const inRange = (sensorId: number, size: number, from: number, to: number) =>
+    db
       .selectFrom('history_buckets')
-      .selectAll()
       .where('sensor_id', '=', sensorId)
       .where('size_ms', '=', size)
       .where('start_ms', '>=', from)
       .where('start_ms', '<', to)
-      .orderBy('start_ms')
-      .execute();
-    return rows.map(bucketOf);
+      .orderBy('start_ms');
+
+  async function buckets(sensorId: number, size: number, from: number, to: number): Promise<Bucket[]> {
+    return (await inRange(sensorId, size, from, to).selectAll().execute()).map(bucketOf);
   }
 
   async function write(sensorId: number, size: number, start: number, bucket: Bucket | undefined): Promise<void> {
@@ -81,6 +82,17 @@ export function historyRepository(db: Kysely<Database>, dialect: Dialect) {
   return {
     /** The kept buckets of `size` whose start lies in [from, to), in time order. */
     buckets,
+
+    /**
+     * The same as arrays of numbers (BucketRow, the columns of `read`), the shape long reads take;
+     * the stores answer it from prepared statements without an object per row (see
+     * sqlite/reader.ts, postgres/hot-paths.ts).
+     */
+    async bucketRows(read: BucketRead, sensorId: number, size: number, from: number, to: number): Promise<BucketRow[]> {
+      const columns = BUCKET_READS[read];
+      const rows = await inRange(sensorId, size, from, to).select(columns).execute();
+      return rows.map((r) => columns.map((c) => Number(r[c])));
+    },
 
     /** The span the sensor's history covers, from its first measurement to just after its last; undefined without history. */
     async extent(sensorId: number): Promise<{ first: number; end: number } | undefined> {

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { Database } from '../database.js';
+import type { Database, StoredMeasurement } from '../database.js';
 import type { Dialect } from '../dialect.js';
 import { alertRepository } from './alerts.js';
 import { historyRepository } from './history.js';
@@ -11,9 +11,14 @@ export interface Dependents {
   measurements: number;
 }
 
-/** The outcome of a delete: done, nothing to delete, or refused because of what depends on it. */
+/**
+ * The outcome of a delete: done (with the sensors and actuators it removed, by id), nothing to
+ * delete, or refused because of what depends on it.
+ */
 export type Removal =
-  { status: 'removed'; sensorIds: number[] } | { status: 'missing' } | { status: 'has-dependents'; dependents: Dependents };
+  | { status: 'removed'; sensorIds: number[]; actuatorIds: number[] }
+  | { status: 'missing' }
+  | { status: 'has-dependents'; dependents: Dependents };
 
 const hasAny = (d: Dependents) => (d.sensors ?? 0) + d.actuators + d.measurements > 0;
 
@@ -42,24 +47,26 @@ export function removals(db: Kysely<Database>, dialect: Dialect) {
     return { actuators, measurements };
   }
 
-  async function removeBelow(sensorIds: number[]): Promise<void> {
-    if (sensorIds.length === 0) return;
+  /** Deletes what hangs below these sensors; answers the actuators it removed, by id. */
+  async function removeBelow(sensorIds: number[]): Promise<number[]> {
+    if (sensorIds.length === 0) return [];
     await history.sensorsRemoved(sensorIds);
     await alerts.sensorsRemoved(sensorIds);
     await db.deleteFrom('measurements').where('sensor_id', 'in', sensorIds).execute();
-    await db.deleteFrom('actuators').where('sensor_id', 'in', sensorIds).execute();
+    const actuators = await db.deleteFrom('actuators').where('sensor_id', 'in', sensorIds).returning('actuator_id').execute();
+    return actuators.map((a) => a.actuator_id).sort((a, b) => a - b);
   }
 
   return {
-    /** A measurement, and its share of the history buckets (recomputed in the same transaction). */
-    async measurement(measurementId: number): Promise<boolean> {
+    /** A measurement, and its share of the history buckets (recomputed in the same transaction); answers the row removed. */
+    async measurement(measurementId: number): Promise<StoredMeasurement | undefined> {
       const removed = await db
         .deleteFrom('measurements')
         .where('measurement_id', '=', measurementId)
-        .returning(['sensor_id', dialect.timestampMs().as('timestamp')])
+        .returning(['measurement_id', 'sensor_id', 'value', dialect.timestampMs().as('timestamp')])
         .execute();
       await history.measurementsRemoved(removed);
-      return removed.length > 0;
+      return removed[0];
     },
 
     async actuator(actuatorId: number): Promise<boolean> {
@@ -75,9 +82,9 @@ export function removals(db: Kysely<Database>, dialect: Dialect) {
         const dependents = await dependentsOfSensors([sensorId]);
         if (hasAny(dependents)) return { status: 'has-dependents', dependents };
       }
-      await removeBelow([sensorId]);
+      const actuatorIds = await removeBelow([sensorId]);
       await db.deleteFrom('sensors').where('sensor_id', '=', sensorId).execute();
-      return { status: 'removed', sensorIds: [sensorId] };
+      return { status: 'removed', sensorIds: [sensorId], actuatorIds };
     },
 
     /** A prototype, refused while it has sensors (and so their actuators and measurements) unless `cascade`. */
@@ -88,10 +95,10 @@ export function removals(db: Kysely<Database>, dialect: Dialect) {
       if (!cascade && sensorIds.length > 0) {
         return { status: 'has-dependents', dependents: { sensors: sensorIds.length, ...(await dependentsOfSensors(sensorIds)) } };
       }
-      await removeBelow(sensorIds);
+      const actuatorIds = await removeBelow(sensorIds);
       if (sensorIds.length > 0) await db.deleteFrom('sensors').where('sensor_id', 'in', sensorIds).execute();
       await db.deleteFrom('prototypes').where('prototype_id', '=', prototypeId).execute();
-      return { status: 'removed', sensorIds };
+      return { status: 'removed', sensorIds, actuatorIds };
     },
   };
 }

@@ -55,6 +55,9 @@ export async function openSqliteStore(databaseUrl: string, options: OpenStoreOpt
           }
         : repos.measurements,
     actuators: cache ? { ...repos.actuators, get: async (actuatorId: number) => cache.actuator(actuatorId) } : repos.actuators,
+    history: reader
+      ? { ...repos.history, bucketRows: async (...args: Parameters<SqliteReader['bucketRows']>) => reader.bucketRows(...args) }
+      : repos.history,
     dialect,
     db,
     polled,

@@ -1,6 +1,7 @@
 import SQLite from 'better-sqlite3';
 import type { TimeWindow } from '../../domain/time-window.js';
 import type { StoredActuator, StoredMeasurement } from '../database.js';
+import { type BucketRead, bucketReadSql, type BucketRow } from '../history-sql.js';
 
 /**
  * The hottest reads on SQLite — what pump controllers and dashboards poll — as prepared
@@ -25,6 +26,11 @@ export function sqliteReader(file: string) {
     inclusiveAfter: db.prepare(`${columns} and timestamp <= ? ${after} ${order}`),
   };
   const sensor = db.prepare('select 1 from sensors where sensor_id = ?').pluck();
+  const buckets = {
+    whole: db.prepare(bucketReadSql('whole')).raw(),
+    values: db.prepare(bucketReadSql('values')).raw(),
+    extremes: db.prepare(bucketReadSql('extremes')).raw(),
+  };
 
   return {
     lastMeasurement(sensorId: number): StoredMeasurement | undefined {
@@ -49,6 +55,10 @@ export function sqliteReader(file: string) {
         afterRow.measurement_id,
         limit,
       ) as StoredMeasurement[];
+    },
+    /** A sensor's kept buckets of `size` starting in [from, to), in time order, as arrays of the columns of `read`. */
+    bucketRows(read: BucketRead, sensorId: number, size: number, from: number, to: number): BucketRow[] {
+      return buckets[read].all(sensorId, size, from, to) as BucketRow[];
     },
     sensorExists(sensorId: number): boolean {
       return sensor.get(sensorId) !== undefined;
