@@ -178,32 +178,53 @@ export function alertWatcher({ store, bus, now, timers, settings, log }: AlertWa
   }
 
   function measured(rows: readonly StoredMeasurement[], relayed: boolean): void {
-    // Most batches are one sensor's: its newest row is found without a map.
+    // Most batches are one sensor's (most of one row): its newest row is found without a map.
+    const first = rows[0];
+    if (!first) return;
+    let newest = first;
+    let oneSensor = true;
+    for (let i = 1; i < rows.length; i++) {
+      const row = rows[i];
+      if (row.sensor_id !== first.sensor_id) {
+        oneSensor = false;
+        break;
+      }
+      if (isNewer(row, newest)) newest = row;
+    }
+    if (oneSensor) return newestMeasured(newest, relayed);
     const newestOf = new Map<number, StoredMeasurement>();
     for (const row of rows) {
       const known = newestOf.get(row.sensor_id);
       if (!known || isNewer(row, known)) newestOf.set(row.sensor_id, row);
     }
-    for (const [sensorId, row] of newestOf) {
-      const w = watched.get(sensorId);
-      if (!w) {
-        if (!relayed) enqueue(sensorId);
-        continue;
-      }
-      // A batch of older readings does not move the newest: nothing changes.
-      if (!isNewer(row, w.newest)) continue;
-      w.newest = row;
-      const level = valueLevel(row.value, w.thresholds);
-      if (relayed) {
-        // The committing instance evaluates; this one follows, for its alarms.
-        if (level !== w.state.level) w.state = { level, okSince: level === 'ok' ? now() : null };
-      } else if (level !== w.state.level || w.active.some((a) => a.last_value !== row.value)) {
-        w.seen.push(row.value);
-        if (w.seen.length > 2) w.seen = [Math.min(...w.seen), Math.max(...w.seen)];
-        enqueue(sensorId);
-      }
-      arm(sensorId, w);
+    for (const row of newestOf.values()) newestMeasured(row, relayed);
+  }
+
+  /** One sensor's newest row of a committed batch: compared in memory; an evaluation only when something changes. */
+  function newestMeasured(row: StoredMeasurement, relayed: boolean): void {
+    const sensorId = row.sensor_id;
+    const w = watched.get(sensorId);
+    if (!w) {
+      if (!relayed) enqueue(sensorId);
+      return;
     }
+    // A batch of older readings does not move the newest: nothing changes.
+    if (!isNewer(row, w.newest)) return;
+    w.newest = row;
+    const level = valueLevel(row.value, w.thresholds);
+    if (relayed) {
+      // The committing instance evaluates; this one follows, for its alarms (a clear may now fall due first).
+      if (level !== w.state.level) {
+        w.state = { level, okSince: level === 'ok' ? now() : null };
+        return arm(sensorId, w);
+      }
+    } else if (level !== w.state.level || w.active.some((a) => a.last_value !== row.value)) {
+      w.seen.push(row.value);
+      if (w.seen.length > 2) w.seen = [Math.min(...w.seen), Math.max(...w.seen)];
+      enqueue(sensorId);
+    }
+    // An alarm set is at or before the new stale instant (which only moves later); it is set again when it rings.
+    if (!w.alarm) arm(sensorId, w);
   }
 
   /** Alert events, from this instance or another: the active alerts known here follow them. */
