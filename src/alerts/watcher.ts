@@ -192,12 +192,22 @@ export function alertWatcher({ store, bus, now, timers, settings, log }: AlertWa
       if (isNewer(row, newest)) newest = row;
     }
     if (oneSensor) return newestMeasured(newest, relayed);
-    const newestOf = new Map<number, StoredMeasurement>();
+    // A few sensors (a device posting its probes together): a short list beats a map.
+    const few: StoredMeasurement[] = [];
+    let byId: Map<number, StoredMeasurement> | undefined;
     for (const row of rows) {
-      const known = newestOf.get(row.sensor_id);
-      if (!known || isNewer(row, known)) newestOf.set(row.sensor_id, row);
+      if (byId) {
+        const known = byId.get(row.sensor_id);
+        if (!known || isNewer(row, known)) byId.set(row.sensor_id, row);
+        continue;
+      }
+      let k = 0;
+      while (k < few.length && few[k].sensor_id !== row.sensor_id) k++;
+      if (k === few.length) few.push(row);
+      else if (isNewer(row, few[k])) few[k] = row;
+      if (few.length > 16) byId = new Map(few.map((r) => [r.sensor_id, r]));
     }
-    for (const row of newestOf.values()) newestMeasured(row, relayed);
+    for (const row of byId ? byId.values() : few) newestMeasured(row, relayed);
   }
 
   /** One sensor's newest row of a committed batch: compared in memory; an evaluation only when something changes. */
