@@ -1,3 +1,4 @@
+import type { Thresholds } from '../domain/thresholds.js';
 import type { StoredMeasurement, Store } from '../store/index.js';
 import type { StoredAlert } from '../store/database.js';
 import type { Repositories } from '../store/repositories/index.js';
@@ -17,6 +18,8 @@ export interface Evaluation {
   /** False when the sensor no longer exists. */
   exists: boolean;
   prototypeId: number;
+  /** The sensor's thresholds as read by the evaluation. */
+  thresholds: Thresholds | undefined;
   state: LevelState;
   newest: StoredMeasurement | undefined;
   active: ActiveAlert[];
@@ -73,6 +76,7 @@ export async function evaluateSensor(
       return {
         exists: false,
         prototypeId: -1,
+        thresholds: undefined,
         state: { level: null, okSince: null },
         newest: undefined,
         active: [],
@@ -116,6 +120,12 @@ export async function evaluateSensor(
     return {
       exists: true,
       prototypeId: sensor.prototype_id,
+      thresholds: {
+        threshold_critically_low: sensor.threshold_critically_low,
+        threshold_low: sensor.threshold_low,
+        threshold_high: sensor.threshold_high,
+        threshold_critically_high: sensor.threshold_critically_high,
+      },
       state,
       newest,
       active: after,

@@ -138,8 +138,8 @@ export function alertWatcher({ store, bus, now, timers, settings, log }: AlertWa
       forget(sensorId);
       return;
     }
-    const entry = watched.get(sensorId) ?? track(sensorId, result.prototypeId, undefined);
-    if (!entry) return;
+    // A sensor not known here yet (created on another instance, its news not arrived): known from now on.
+    const entry = watched.get(sensorId) ?? track(sensorId, result.prototypeId, result.thresholds as Thresholds);
     if (result.newest && isNewer(result.newest, entry.newest)) entry.newest = result.newest;
     entry.state = result.state;
     entry.active = result.active;
@@ -157,14 +157,7 @@ export function alertWatcher({ store, bus, now, timers, settings, log }: AlertWa
     }
   }
 
-  function track(sensorId: number, prototypeId: number, thresholds: Thresholds | undefined): Watched | undefined {
-    if (!thresholds) {
-      // Known to the store but not yet here (created on another instance): read it on the next change.
-      void store.sensors.get(sensorId).then((sensor) => {
-        if (sensor && !watched.has(sensorId)) track(sensorId, sensor.prototype_id, thresholdsOf(sensor));
-      });
-      return undefined;
-    }
+  function track(sensorId: number, prototypeId: number, thresholds: Thresholds): Watched {
     const w: Watched = { prototypeId, thresholds, newest: undefined, state: { level: null, okSince: null }, active: [], seen: [] };
     watched.set(sensorId, w);
     return w;
@@ -287,7 +280,7 @@ export function alertWatcher({ store, bus, now, timers, settings, log }: AlertWa
       const at = now();
       sensors.forEach((sensor, i) => {
         if (watched.has(sensor.sensor_id)) return;
-        const w = track(sensor.sensor_id, sensor.prototype_id, thresholdsOf(sensor)) as Watched;
+        const w = track(sensor.sensor_id, sensor.prototype_id, thresholdsOf(sensor));
         const stored = levelOf.get(sensor.sensor_id);
         w.newest = newest[i];
         w.state = { level: stored?.level ?? null, okSince: stored?.ok_since ?? null };

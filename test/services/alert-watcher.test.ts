@@ -97,4 +97,13 @@ describe.each(storeKinds())('the alert watcher on the ingest path (%s)', (kind) 
     expect(active.map((a) => a.sensor_id).sort((x, y) => x - y)).toEqual(sensors.filter((_, i) => i % 2 === 0));
     expect(active.every((a) => a.kind === 'low' && a.value === 15)).toBe(true);
   });
+  it('a sensor it has not heard of (created by another process) is evaluated and its alert published', async () => {
+    const sensor = await store.sensors.create(SENSOR);
+    const heard: string[] = [];
+    const stop = bus.subscribe('alert', ({ event, alert }) => heard.push(`${event} ${alert.kind} ${alert.sensor_id}`));
+    await ingest([{ sensor_id: sensor.sensor_id, value: 45, timestamp: NOW }]);
+    await watcher.idle();
+    stop();
+    expect(heard).toEqual([`raised high ${sensor.sensor_id}`]);
+  });
 });
