@@ -17,6 +17,8 @@ export interface EvaluationSettings {
 export interface Evaluation {
   /** False when the sensor no longer exists. */
   exists: boolean;
+  /** True when the evaluation was skipped: another process is evaluating the sensor (see `skipIfBusy`). */
+  busy?: boolean;
   prototypeId: number;
   /** The sensor's thresholds as read by the evaluation. */
   thresholds: Thresholds | undefined;
@@ -69,22 +71,24 @@ export async function evaluateSensor(
   now: number,
   settings: EvaluationSettings,
   seen: readonly number[] = [],
+  /** A time-driven check: skipped where another process is evaluating the sensor already. */
+  skipIfBusy = false,
 ): Promise<Evaluation> {
   return store.transaction(async (tx) => {
     const sensor = await tx.sensors.get(sensorId);
-    if (!sensor) {
-      return {
-        exists: false,
-        prototypeId: -1,
-        thresholds: undefined,
-        state: { level: null, okSince: null },
-        newest: undefined,
-        active: [],
-        events: [],
-        nextCheckAt: undefined,
-      };
-    }
-    const stored = await tx.alerts.lockLevel(sensorId);
+    const nothing: Evaluation = {
+      exists: false,
+      prototypeId: -1,
+      thresholds: undefined,
+      state: { level: null, okSince: null },
+      newest: undefined,
+      active: [],
+      events: [],
+      nextCheckAt: undefined,
+    };
+    if (!sensor) return nothing;
+    const stored = await tx.alerts.lockLevel(sensorId, skipIfBusy);
+    if (!stored) return { ...nothing, exists: true, busy: true };
     const newest = await tx.measurements.last(sensorId);
     const before = await tx.alerts.active([sensorId]);
     const level = sensorLevel(newest, sensor, now, settings.staleAfterMs);

@@ -34,6 +34,8 @@ interface Watched {
 
 /** A failed evaluation is tried again after this long. */
 const RETRY_MS = 5000;
+/** A time-driven check another process was doing is looked at again after this long. */
+const BUSY_RETRY_MS = 1000;
 
 const isNewer = (row: Watched['newest'] & object, than: Watched['newest']) =>
   !than || row.timestamp > than.timestamp || (row.timestamp === than.timestamp && row.measurement_id > than.measurement_id);
@@ -66,6 +68,8 @@ const sameThresholds = (a: Thresholds, b: Thresholds) =>
 export function alertWatcher({ store, bus, now, timers, settings, log }: AlertWatcherDeps) {
   const watched = new Map<number, Watched>();
   const queued = new Set<number>();
+  /** Queued by an alarm alone: a time-driven check, which one process does for all. */
+  const alarmOnly = new Set<number>();
   let running: Promise<void> | undefined;
   let stopped = false;
   const unsubscribe: (() => void)[] = [];
@@ -90,6 +94,11 @@ export function alertWatcher({ store, bus, now, timers, settings, log }: AlertWa
       return;
     }
     if (w.alarm && w.alarm.at <= at) return;
+    setAlarm(sensorId, w, at);
+  }
+
+  /** The sensor's one alarm, at `at`: when it rings, a check that is due is queued, else it is set again. */
+  function setAlarm(sensorId: number, w: Watched, at: number): void {
     if (w.alarm) timers.clear(w.alarm.handle);
     const alarm = {
       at,
@@ -97,15 +106,18 @@ export function alertWatcher({ store, bus, now, timers, settings, log }: AlertWa
         if (w.alarm !== alarm) return;
         w.alarm = undefined;
         const due = dueAt(w);
-        if (due !== undefined && due <= now()) enqueue(sensorId);
+        if (due !== undefined && due <= now()) enqueue(sensorId, true);
         else arm(sensorId, w);
       }, at - now()),
     };
     w.alarm = alarm;
   }
 
-  function enqueue(sensorId: number): void {
+  /** Queues an evaluation; one that only an alarm asked for is skipped where another process is doing it. */
+  function enqueue(sensorId: number, byAlarm = false): void {
     if (stopped) return;
+    if (!byAlarm) alarmOnly.delete(sensorId);
+    else if (!queued.has(sensorId)) alarmOnly.add(sensorId);
     queued.add(sensorId);
     running ??= drain();
   }
@@ -116,18 +128,18 @@ export function alertWatcher({ store, bus, now, timers, settings, log }: AlertWa
     while (!stopped && queued.size > 0) {
       const sensorId = queued.values().next().value as number;
       queued.delete(sensorId);
-      await evaluate(sensorId);
+      await evaluate(sensorId, alarmOnly.delete(sensorId));
     }
     running = undefined;
   }
 
-  async function evaluate(sensorId: number): Promise<void> {
+  async function evaluate(sensorId: number, skipIfBusy: boolean): Promise<void> {
     const w = watched.get(sensorId);
     const seen = w ? w.seen : [];
     if (w) w.seen = [];
     let result: Evaluation;
     try {
-      result = await evaluateOnce(sensorId, seen);
+      result = await evaluateOnce(sensorId, seen, skipIfBusy);
     } catch (error) {
       log.error({ err: error, sensorId }, 'evaluating the alerts of a sensor failed; trying again shortly');
       if (w) w.seen.push(...seen);
@@ -136,6 +148,11 @@ export function alertWatcher({ store, bus, now, timers, settings, log }: AlertWa
     }
     if (!result.exists) {
       forget(sensorId);
+      return;
+    }
+    if (result.busy) {
+      // Another process is checking this sensor now; its alert events will tell. Looked at again later in case they do not.
+      if (w) setAlarm(sensorId, w, now() + BUSY_RETRY_MS);
       return;
     }
     // A sensor not known here yet (created on another instance, its news not arrived): known from now on.
@@ -148,9 +165,9 @@ export function alertWatcher({ store, bus, now, timers, settings, log }: AlertWa
   }
 
   /** One evaluation; a clash on "one active alert per sensor and kind" means another process raised it: evaluate again. */
-  async function evaluateOnce(sensorId: number, seen: readonly number[]): Promise<Evaluation> {
+  async function evaluateOnce(sensorId: number, seen: readonly number[], skipIfBusy: boolean): Promise<Evaluation> {
     try {
-      return await evaluateSensor(store, sensorId, now(), settings, seen);
+      return await evaluateSensor(store, sensorId, now(), settings, seen, skipIfBusy);
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
       return evaluateSensor(store, sensorId, now(), settings, seen);
@@ -236,6 +253,9 @@ export function alertWatcher({ store, bus, now, timers, settings, log }: AlertWa
     if (!w || event === 'acknowledged') return;
     const rest = w.active.filter((a) => a.alert_id !== alert.alert_id);
     w.active = alert.state === 'active' ? [...rest, alert] : rest;
+    // What another process's time-driven check found: the level it stored follows.
+    if (event === 'raised' && alert.kind === 'stale') w.state = { level: 'stale', okSince: null };
+    if (!w.active.some((a) => a.kind !== 'stale')) w.state = { ...w.state, okSince: null };
     arm(alert.sensor_id, w);
   }
 
