@@ -13,17 +13,11 @@
  * - the raw path beside them: the store's min/max per time span over the same year (what
  *   max_points read before the buckets), timed in process.
  */
-import { Migrator } from 'kysely';
-import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { BucketLayout } from '../src/domain/buckets.js';
 import { openStore } from '../src/store/index.js';
-import { migrationProvider } from '../src/store/migrations/index.js';
-import { openPostgres } from '../src/store/postgres/connection.js';
-import { postgresDialect } from '../src/store/postgres/dialect.js';
-import { openSqlite } from '../src/store/sqlite/connection.js';
-import { sqliteDialect } from '../src/store/sqlite/dialect.js';
 import { load } from './lib/load.js';
+import { oldStore } from './lib/old-store.js';
 import { startService } from './lib/processes.js';
 import { temporaryFolder } from './lib/temporary.js';
 
@@ -44,61 +38,6 @@ function* rows(total: number, now: number): Generator<[number, number, number]> 
   for (let i = 0; i < first; i++) yield [1, 20 + Math.sin(i / 500) * 5, now - YEAR + Math.floor((i * YEAR) / first)];
   const rest = total - first;
   for (let i = 0; i < rest; i++) yield [2 + (i % (SENSORS - 1)), 6 + Math.cos(i / 700), now - YEAR + Math.floor((i * YEAR) / rest)];
-}
-
-async function oldStore(url: string, total: number, now: number): Promise<void> {
-  const sqlite = url.startsWith('sqlite:');
-  const { db } = sqlite ? openSqlite(url) : openPostgres(url);
-  const dialect = sqlite ? sqliteDialect : postgresDialect;
-  const { error } = await new Migrator({ db, provider: migrationProvider(dialect) }).migrateTo('004_no_nul');
-  if (error) throw error;
-  await db.insertInto('prototypes').values({ prototype_id: 0, prototype_name: 'bench' }).execute();
-  for (let id = 1; id <= SENSORS; id++) {
-    await db
-      .insertInto('sensors')
-      .values({
-        sensor_id: id,
-        sensor_type: 'temperature',
-        prototype_id: 0,
-        sensor_unit: 'Celsius',
-        threshold_critically_low: 0,
-        threshold_low: 10,
-        threshold_high: 30,
-        threshold_critically_high: 40,
-      })
-      .execute();
-  }
-  await db.destroy();
-  if (sqlite) {
-    const file = new SQLite(url.slice('sqlite:'.length));
-    const insert = file.prepare('insert into measurements (sensor_id, value, timestamp) values (?, ?, ?)');
-    file.transaction(() => {
-      for (const r of rows(total, now)) insert.run(...r);
-    })();
-    file.pragma('wal_checkpoint(TRUNCATE)');
-    file.close();
-    return;
-  }
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  let batch: [number[], number[], number[]] = [[], [], []];
-  const flush = async () => {
-    await client.query(
-      `insert into measurements (sensor_id, value, timestamp)
-       select u.id, u.v, timestamptz 'epoch' + u.ms * interval '1 millisecond' from unnest($1::int4[], $2::float8[], $3::int8[]) as u(id, v, ms)`,
-      batch,
-    );
-    batch = [[], [], []];
-  };
-  for (const [id, v, t] of rows(total, now)) {
-    batch[0].push(id);
-    batch[1].push(v);
-    batch[2].push(t);
-    if (batch[0].length === 50_000) await flush();
-  }
-  if (batch[0].length > 0) await flush();
-  await client.query('analyze measurements');
-  await client.end();
 }
 
 async function scratchUrl(store: string, folder: string, name: string): Promise<{ url: string; drop(): Promise<void> }> {
@@ -132,7 +71,7 @@ async function main(): Promise<void> {
         try {
           const now = Date.now();
           log(`${label}: filling`);
-          await oldStore(database.url, total, now);
+          await oldStore(database.url, SENSORS, rows(total, now));
           const began = performance.now();
           const opened = await openStore(database.url, { seedDefaults: false, log: (d, m) => log(`${m} ${JSON.stringify(d)}`) });
           const migrationMs = performance.now() - began;

@@ -43,7 +43,7 @@ export function drainer() {
       return (req, res) => {
         if (draining) return refuse(req, res);
         inFlight++;
-        res.once('close', finished);
+        res.on('close', finished);
         listener(req, res);
       };
     },

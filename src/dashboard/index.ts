@@ -38,9 +38,17 @@ export async function dashboardRoutes(app: FastifyInstance, { config, root = DEF
     return reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
   });
 
+  // Which optional parts the service has, read from its routes at request time (every route is
+  // registered by then): the page then never asks for one that is not there, and no 404 shows as
+  // an error in the browser's console.
+  const has = (url: string) => app.findRoute({ method: 'GET', url }) !== null;
   app.get('/ui/settings.json', route, (_request, reply) => {
     reply.header('cache-control', 'no-cache');
-    return { auth_mode: config.authMode, stale_after_seconds: config.staleAfterMs / 1000 };
+    return {
+      auth_mode: config.authMode,
+      stale_after_seconds: config.staleAfterMs / 1000,
+      features: { alerts: has('/alerts'), prototype_status: has('/prototypes/0/status') },
+    };
   });
 
   app.get<{ Params: { '*': string } }>('/ui/assets/*', route, (request, reply) =>

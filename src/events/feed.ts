@@ -30,13 +30,19 @@ export interface FeedDeps {
   recent: RecentEventsLimits;
   /** Where each event goes once made (the open streams). */
   deliver(event: LiveEvent): void;
+  /**
+   * False until the first stream opens: till then no client holds an id of this instance to
+   * resume from, so events need be neither made nor kept (ingest pays nothing for the feature
+   * while nobody uses it).
+   */
+  wanted?(): boolean;
 }
 
 /**
  * Turns the committed changes heard on the bus into events (§9), numbered and kept for resume,
  * in the order they were committed.
  */
-export function eventFeed({ bus, sensors, actuators, instance, recent: limits, deliver }: FeedDeps) {
+export function eventFeed({ bus, sensors, actuators, instance, recent: limits, deliver, wanted = () => true }: FeedDeps) {
   const recent = recentEvents<LiveEvent>(instance, limits);
   const prototypeOf = new Map<number, number>(sensors.map((s) => [s.sensor_id, s.prototype_id]));
   const sensorOfActuator = new Map<number, number>(actuators.map((a) => [a.actuator_id, a.sensor_id]));
@@ -52,6 +58,7 @@ export function eventFeed({ bus, sensors, actuators, instance, recent: limits, d
     textFor: (seq: number, subscription: Subscription) => string | undefined,
     size: number,
   ): void {
+    if (!wanted()) return;
     const seq = recent.next();
     const event: LiveEvent = { seq, size, type, scope, textFor: (subscription) => textFor(seq, subscription) };
     recent.keep(event);
@@ -86,7 +93,7 @@ export function eventFeed({ bus, sensors, actuators, instance, recent: limits, d
 
   const unsubscribe = [
     bus.subscribe('measurements', ({ rows }) => {
-      if (rows.length > 0) emitMeasurements(rows);
+      if (rows.length > 0 && wanted()) emitMeasurements(rows);
     }),
     // Too many rows to send: the clients of those sensors are told to reload instead.
     bus.subscribe('generated', ({ sensorIds }) =>

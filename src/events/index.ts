@@ -58,6 +58,7 @@ export async function registerLiveEvents(app: FastifyInstance, deps: LiveEventsD
     instance,
     recent: { ...DEFAULT_RECENT_LIMITS, ...options.recent },
     deliver: streams.deliver,
+    wanted: () => streams.opened > 0,
   });
   await watcher.start();
   const relay =

@@ -72,6 +72,7 @@ export function streamRegistry({ maxBacklogBytes, heartbeatMs }: StreamLimits) {
   let cutOff = 0;
   let heartbeat: NodeJS.Timeout | undefined;
   let closed = false;
+  let opened = 0;
 
   /** Writes, or cuts the client off when its backlog would pass the bound; false when cut off. */
   function write(client: Client, text: string): boolean {
@@ -101,6 +102,7 @@ export function streamRegistry({ maxBacklogBytes, heartbeatMs }: StreamLimits) {
         return;
       }
       const client: Client = { res, subscription };
+      opened++;
       clients.add(client);
       index(client);
       res.once('close', () => remove(client));
@@ -122,6 +124,11 @@ export function streamRegistry({ maxBacklogBytes, heartbeatMs }: StreamLimits) {
     /** The same text to every stream, whatever it filters (a `reset`). */
     broadcast(text: string): void {
       for (const client of clients) write(client, text);
+    },
+
+    /** Streams opened since start (open or not now). */
+    get opened(): number {
+      return opened;
     },
 
     /** Streams open now. */

@@ -39,8 +39,7 @@ export function pointOf(m: MeasurementLike): Point {
 }
 
 export function summaryOf(m: MeasurementLike): Summary {
-  const p = pointOf(m);
-  return { count: 1, sum: m.value, min: p, max: p, first: p, last: p };
+  return summaryOfPoint(pointOf(m));
 }
 
 /** The summary of the union of two disjoint sets of measurements. */
@@ -57,11 +56,20 @@ export function merge(a: Summary, b: Summary): Summary {
 
 /** Adds one measurement to a summary in place (the ingest and rebuild hot loop: no allocation per row but the point). */
 export function add(into: Summary, m: MeasurementLike): void {
+  addPoint(into, pointOf(m));
+}
+
+/** Adds one measurement's point in place: one point can be added to the summaries of every size without a copy. */
+export function addPoint(into: Summary, p: Point): void {
   into.count += 1;
-  into.sum += m.value;
-  const p = pointOf(m);
+  into.sum += p.value;
   if (lower(p, into.min)) into.min = p;
   if (higher(p, into.max)) into.max = p;
   if (earlier(p, into.first)) into.first = p;
   if (earlier(into.last, p)) into.last = p;
+}
+
+/** The summary of one point (shared, never changed in place: summaries replace their points). */
+export function summaryOfPoint(p: Point): Summary {
+  return { count: 1, sum: p.value, min: p, max: p, first: p, last: p };
 }

@@ -1,4 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { requestSeries } from './request-metrics.js';
+
+export type { RequestObserver } from './request-metrics.js';
 
 /** The label of requests that matched no route: one series for every unknown path, not one each. */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -6,9 +9,6 @@ export const UNMATCHED_ROUTE = 'unmatched';
 /** Seconds; from a polled read answered from memory (well under a millisecond) to a long export. */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 const SIZE_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 4096, 10_000, 50_000];
-
-/** Records one answered request of a fixed method, route and status (labels bound once). */
-export type RequestObserver = (seconds: number) => void;
 
 export interface PoolUse {
   total: number;
@@ -23,20 +23,14 @@ export interface PoolUse {
 export function createMetrics(options: { poolUse?: () => PoolUse; openStreams?: () => number } = {}) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const labelNames = ['method', 'route', 'status'] as const;
-  const requests = new Counter({
-    name: 'sensorhub_http_requests_total',
-    help: 'HTTP requests answered, by method, route pattern and status.',
-    labelNames,
-    registers: [registry],
-  });
-  const latency = new Histogram({
-    name: 'sensorhub_http_request_duration_seconds',
-    help: 'Time from the request to its answer, by method, route pattern and status.',
-    labelNames,
-    buckets: LATENCY_BUCKETS,
-    registers: [registry],
-  });
+  const requests = requestSeries(
+    { name: 'sensorhub_http_requests_total', help: 'HTTP requests answered, by method, route pattern and status.' },
+    {
+      name: 'sensorhub_http_request_duration_seconds',
+      help: 'Time from the request to its answer, by method, route pattern and status.',
+      buckets: LATENCY_BUCKETS,
+    },
+  );
   const ingested = new Counter({
     name: 'sensorhub_measurements_ingested_total',
     help: 'Measurements recorded through POST /measurements (committed).',
@@ -80,31 +74,17 @@ export function createMetrics(options: { poolUse?: () => PoolUse; openStreams?: 
     gauge('sensorhub_db_pool_waiting_requests', 'Queries waiting for a PostgreSQL connection.', (u) => u.waiting);
   }
 
-  /** Children of the two request metrics per (method, route, status), made once each. */
-  const observers = new Map<string, RequestObserver>();
-
-  /** An observer for one (method, route, status): bind it once where the same labels recur. */
-  function observer(method: string, route: string, status: number): RequestObserver {
-    const key = `${method} ${status} ${route}`;
-    let observe = observers.get(key);
-    if (!observe) {
-      const count = requests.labels(method, route, String(status));
-      const time = latency.labels(method, route, String(status));
-      observe = (seconds) => {
-        count.inc();
-        time.observe(seconds);
-      };
-      observers.set(key, observe);
-    }
-    return observe;
-  }
-
   return {
     registry,
-    observer,
+    /** An observer for one (method, route, status): bind it once where the same labels recur. */
+    observer: requests.observer,
     /** Records a request answered by a route (or by none: `route` undefined). */
     request(method: string, route: string | undefined, status: number, seconds: number): void {
-      observer(method, route ?? UNMATCHED_ROUTE, status)(seconds);
+      requests.observer(method, route ?? UNMATCHED_ROUTE, status)(seconds);
+    },
+    /** Everything, in the Prometheus text format. */
+    async text(): Promise<string> {
+      return (await registry.metrics()) + requests.text();
     },
     ingested(rows: number): void {
       ingested.inc(rows);

@@ -19,7 +19,7 @@ const metricsRoutes: FastifyPluginAsyncTypebox<{ metrics: Metrics }> = async (ap
       response: { 200: Type.String({ description: 'Prometheus exposition format 0.0.4' }), ...errorResponses(401, 403) },
     },
     handler: async (_request, reply) => {
-      const text = await metrics.registry.metrics();
+      const text = await metrics.text();
       return reply.type(metrics.registry.contentType).send(text);
     },
   });

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { build } from 'vite';
-import { CHROMIUM } from './dashboard-browser.js';
+import { CHROMIUM } from './browser.js';
 
 /**
  * Vitest global setup: the browser tests run against the real Vite build, the same files

@@ -1,30 +1,31 @@
 import { readFileSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { phSensorBody } from '../helpers/bodies.js';
 import { startService, type TestService } from '../helpers/service.js';
+import { storeKinds } from '../helpers/stores.js';
 import {
   cameraImage,
-  DESKTOP,
   hasChromium,
   launchBrowser,
   openPage,
-  PHONE,
   screenshot,
+  WIDTHS,
   withHint,
   seriousAccessibilityViolations,
-} from './dashboard-browser.js';
+} from './browser.js';
 import { secondPrototype, seedDay } from './dashboard-data.js';
 
 const PAGES = ['overview', 'charts', 'settings', 'camera', 'data'] as const;
-/** Generous: the overview refreshes every 5 s. */
-const LIVE_WAIT_MS = 20_000;
+/** Generous for a loaded machine: an event reaches the page within milliseconds. */
+const LIVE_WAIT_MS = 10_000;
 
-describe.skipIf(!hasChromium)(withHint('dashboard in a real browser (open mode)'), () => {
+describe.skipIf(!hasChromium).each(storeKinds())(withHint('dashboard in a real browser (open mode, %s)'), (kind) => {
   let service: TestService;
   let browser: Browser;
 
   beforeAll(async () => {
-    service = await startService('sqlite');
+    service = await startService(kind);
     await seedDay(service);
     await secondPrototype(service);
     browser = await launchBrowser();
@@ -49,6 +50,10 @@ describe.skipIf(!hasChromium)(withHint('dashboard in a real browser (open mode)'
     const script = await fetch(`${service.url}${asset}`);
     expect(script.status).toBe(200);
     expect(script.headers.get('cache-control')).toContain('immutable');
+    // The page is told which optional parts the service has: exactly the routes that answer.
+    const { features } = (await service.get('/ui/settings.json')).body;
+    expect(features.alerts).toBe((await service.get('/alerts')).status !== 404);
+    expect(features.prototype_status).toBe((await service.get('/prototypes/0/status')).status !== 404);
     const openapi = await service.get('/openapi.json');
     expect(Object.keys(openapi.body.paths).filter((path) => path === '/' || path.startsWith('/ui'))).toEqual([]);
   });
@@ -68,10 +73,7 @@ describe.skipIf(!hasChromium)(withHint('dashboard in a real browser (open mode)'
     await context.close();
   });
 
-  for (const [size, viewport] of [
-    ['desktop', DESKTOP],
-    ['phone', PHONE],
-  ] as const) {
+  for (const [size, viewport] of WIDTHS) {
     it(`renders every page with data at ${size} width, accessibly, with no console error and no other host`, async () => {
       if ((await service.get('/picture')).status !== 200) {
         await service.request('PUT', '/picture', { raw: await cameraImage(browser), headers: { 'content-type': 'image/png' } });
@@ -84,6 +86,9 @@ describe.skipIf(!hasChromium)(withHint('dashboard in a real browser (open mode)'
           await page.locator('.overview[data-loaded]').waitFor();
           await expect.poll(() => page.locator('.sensor .value[data-value]').count()).toBe(3);
           expect(await page.getByRole('combobox', { name: 'Prototype' }).isVisible()).toBe(true);
+          // The Alerts page is offered where the service has alerts, and only there.
+          const { features } = (await service.get('/ui/settings.json')).body;
+          expect(await page.getByRole('link', { name: 'Alerts' }).count()).toBe(features.alerts ? 1 : 0);
           expect(await page.locator('.actuator .decision').first().textContent()).toMatch(/condition|Wait|Run/);
           await expect.poll(() => page.locator('.sparkline').count()).toBe(3);
         }
@@ -103,18 +108,37 @@ describe.skipIf(!hasChromium)(withHint('dashboard in a real browser (open mode)'
     });
   }
 
-  it('shows a measurement posted through the API on the open overview, without a reload', async () => {
+  it('updates values, levels, sparklines and decisions on the open overview from the event stream, without polling', async () => {
     const { context, page, record } = await openPage(browser);
+    const stream = page.waitForResponse((response) => new URL(response.url()).pathname === '/events');
     await page.goto(at('overview'));
     const ec = page.locator('[data-sensor-id="1"] .value');
     await ec.waitFor();
-    const navigations = record.requests.filter((url) => url.pathname === '/ui/').length;
-    const posted = await service.post('/measurements', { sensor_id: 1, value: 2.71 });
-    expect(posted.status).toBeLessThan(300);
-    await expect.poll(() => ec.getAttribute('data-value'), { timeout: LIVE_WAIT_MS, interval: 200 }).toBe('2.71');
-    // 2.71 is above "high" (2): the card turns to the warning level.
+    await expect.poll(() => page.locator('.sparkline').count()).toBe(3);
+    expect((await stream).status()).toBe(200);
+    const events = record.requestsTo('/events');
+    expect(events).toHaveLength(1);
+    expect(events[0].searchParams.get('prototype_id')).toBe('0');
+    const loaded = record.requests.length;
+    const sparkline = page.locator('[data-sensor-id="1"] .sparkline path');
+    const dayBefore = await sparkline.getAttribute('d');
+
+    expect((await service.post('/measurements', { sensor_id: 1, value: 2.71 })).status).toBeLessThan(300);
+    await expect.poll(() => ec.getAttribute('data-value'), { timeout: LIVE_WAIT_MS, interval: 100 }).toBe('2.71');
+    // 2.71 is above "high" (2): the card turns to the warning level, and the last day takes the reading.
     expect(await page.locator('[data-sensor-id="1"] .badge').textContent()).toBe('high');
-    expect(record.requests.filter((url) => url.pathname === '/ui/').length).toBe(navigations);
+    await expect.poll(() => sparkline.getAttribute('d')).not.toBe(dayBefore);
+
+    // Below 0 the acid pump's rule is met: its decision changes through an actuator event.
+    expect((await service.post('/measurements', { sensor_id: 1, value: -0.5 })).status).toBeLessThan(300);
+    const decision = page.locator('[data-actuator-id="1"] .decision');
+    await expect.poll(() => decision.textContent(), { timeout: LIVE_WAIT_MS, interval: 100 }).toBe('Run now: condition met');
+    expect(await page.locator('[data-sensor-id="1"] .badge').textContent()).toBe('critically low');
+
+    // Everything came through the one stream: no request since the page loaded, no reload.
+    expect(record.requests.slice(loaded).map(String)).toEqual([]);
+    expect((await service.post('/measurements', { sensor_id: 1, value: 1.5 })).status).toBeLessThan(300);
+    await expect.poll(() => ec.getAttribute('data-value'), { timeout: LIVE_WAIT_MS, interval: 100 }).toBe('1.5');
     expect(record.errors).toEqual([]);
     await context.close();
   });
@@ -237,6 +261,51 @@ describe.skipIf(!hasChromium)(withHint('dashboard in a real browser (open mode)'
     await context.close();
   });
 
+  it('deletes a sensor: says what is below it, and deletes that with it only when confirmed', async () => {
+    const created = await service.post('/sensors/', phSensorBody);
+    const id = created.body.sensor_id as number;
+    expect(
+      (
+        await service.post(
+          '/measurements',
+          [20, 21, 22].map((value) => ({ sensor_id: id, value })),
+        )
+      ).status,
+    ).toBeLessThan(300);
+    const { context, page, record } = await openPage(browser);
+    record.allowFailedLoad(`/sensors/${id}`);
+    await page.goto(at('settings'));
+    const form = page.locator(`[data-sensor-form="${id}"]`);
+    await form.getByRole('button', { name: 'Delete' }).click();
+    await page
+      .getByRole('dialog', { name: `Delete pH #${id}?` })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    // Refused: the counts come from the service's 409.
+    const warning = page.getByRole('dialog', { name: `pH #${id} still has data` });
+    await warning.waitFor();
+    expect(await warning.locator('.dependents').textContent()).toBe('It still has 0 actuators and 3 measurements.');
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'settings-sensor-delete-desktop');
+    await warning.getByRole('button', { name: 'Cancel' }).click();
+    await warning.waitFor({ state: 'hidden' });
+    expect((await service.get(`/measurements/${id}`)).body).toHaveLength(3);
+    expect(record.requestsTo(`/sensors/${id}`).map((url) => url.searchParams.get('cascade'))).toEqual([null]);
+
+    await form.getByRole('button', { name: 'Delete' }).click();
+    await page
+      .getByRole('dialog', { name: `Delete pH #${id}?` })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await warning.getByRole('button', { name: 'Delete all of it' }).click();
+    await expect.poll(() => form.count()).toBe(0);
+    expect(record.requestsTo(`/sensors/${id}`).at(-1)?.searchParams.get('cascade')).toBe('true');
+    expect((await service.get(`/measurements/${id}`)).status).toBe(404);
+    expect((await service.get('/sensors/0')).body.map((s: { sensor_id: number }) => s.sensor_id)).not.toContain(id);
+    expect(record.errors).toEqual([]);
+    await context.close();
+  });
+
   it('draws several sensors on one time axis and fetches finer data for a dragged zoom', async () => {
     const { context, page, record } = await openPage(browser);
     await page.goto(at('charts'));
@@ -266,6 +335,49 @@ describe.skipIf(!hasChromium)(withHint('dashboard in a real browser (open mode)'
     // Both sensors are fetched for the zoomed range: one time axis.
     expect(record.requestsTo('/measurements/3').at(-1)?.searchParams.get('start_time')).toBe(zoomed.searchParams.get('start_time'));
     expect(await page.getByRole('button', { name: 'Custom range' }).getAttribute('aria-pressed')).toBe('true');
+    expect(record.errors).toEqual([]);
+    await context.close();
+  });
+
+  it('appends live readings while the range ends now, and reads 7 d and longer from the aggregates, never every row', async () => {
+    const { context, page, record } = await openPage(browser);
+    const stream = page.waitForResponse((response) => new URL(response.url()).pathname === '/events');
+    await page.goto(at('charts'));
+    const chart = page.locator('.chart');
+    await chart.locator('canvas').waitFor();
+    expect((await stream).status()).toBe(200);
+    expect(record.requestsTo('/events').at(-1)?.searchParams.getAll('sensor_id')).toEqual(['1']);
+    const drawnEnd = async () => Number((await chart.getAttribute('data-drawn'))?.split('-')[1]);
+    const reads = record.requestsTo('/measurements/').length;
+    const posted = Date.now();
+    expect((await service.post('/measurements', { sensor_id: 1, value: 1.95 })).status).toBeLessThan(300);
+    // The range slides to the new reading's time, with no read of the range again.
+    await expect.poll(drawnEnd, { timeout: LIVE_WAIT_MS, interval: 100 }).toBeGreaterThanOrEqual(posted);
+    expect(record.requestsTo('/measurements/').length).toBe(reads);
+    expect(await page.locator('.chart-card').getAttribute('data-mode')).toBe('raw');
+
+    for (const [label, days] of [
+      ['7 d', 7],
+      ['1 y', 365],
+    ] as const) {
+      const asked = record.requestsTo('/measurements/1/aggregate').length;
+      await page.getByRole('button', { name: label, exact: true }).click();
+      await expect.poll(() => record.requestsTo('/measurements/1/aggregate').length).toBe(asked + 1);
+      await expect.poll(() => page.locator('.chart-card').getAttribute('data-mode')).toBe('aggregate');
+      const request = record.requestsTo('/measurements/1/aggregate').at(-1) as URL;
+      const span = Date.parse(request.searchParams.get('end_time') ?? '') - Date.parse(request.searchParams.get('start_time') ?? '');
+      expect(span).toBe(days * 86_400_000);
+      expect(Number(request.searchParams.get('max_points'))).toBeGreaterThan(100);
+      await expect.poll(async () => Number(await page.locator('.chart-note').getAttribute('data-points'))).toBeGreaterThan(0);
+      expect(await page.locator('.chart-note').textContent()).toContain('buckets');
+    }
+    // Every read of a chart is bounded: max_points on the raw rows, or the aggregates.
+    const unbounded = record
+      .requestsTo('/measurements/')
+      .filter((url) => !url.searchParams.has('max_points') && !url.pathname.endsWith('/last'));
+    expect(unbounded.map(String)).toEqual([]);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'charts-year-desktop');
     expect(record.errors).toEqual([]);
     await context.close();
   });
@@ -317,6 +429,26 @@ describe.skipIf(!hasChromium)(withHint('dashboard in a real browser (open mode)'
       .toMatch(/^Generated \d+ measurements, deleted \d+/);
     const sensors = (await service.get('/sensors/0')).body.length + (await service.get('/sensors/7')).body.length;
     expect(await count()).toBe(Math.ceil(600 / sensors));
+    expect(record.errors).toEqual([]);
+    await context.close();
+  });
+
+  it('reads everything again when the stream says reset (synthetic data replaced the measurements)', async () => {
+    const { context, page, record } = await openPage(browser);
+    const stream = page.waitForResponse((response) => new URL(response.url()).pathname === '/events');
+    await page.goto(at('overview'));
+    await page.locator('.overview[data-loaded]').waitFor();
+    await stream;
+    // The overview's first read: the prototype's status where the service has it, else each sensor's newest reading.
+    const snapshotReads = () =>
+      record.requests.filter((url) => ['/prototypes/0/status', '/measurements/1/last'].includes(url.pathname)).length;
+    const reads = snapshotReads();
+    expect(reads).toBeGreaterThan(0);
+    const generated = await service.post('/Measurement/Random', { nb_measurements: 40, replace: true });
+    expect(generated.status).toBe(200);
+    await expect.poll(snapshotReads, { timeout: LIVE_WAIT_MS }).toBeGreaterThan(reads);
+    const newest = (await service.get('/measurements/1/last')).body.value;
+    await expect.poll(async () => Number(await page.locator('[data-sensor-id="1"] .value').getAttribute('data-value'))).toBe(newest);
     expect(record.errors).toEqual([]);
     await context.close();
   });

@@ -16,9 +16,10 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 
 /**
  * The service as a real operating-system process (`node --import tsx src/server.ts`), listening on
- * a free port; resolves once it logs that it is ready.
+ * a free port; resolves once it logs that it is ready (compiling the sources on a loaded machine can
+ * take a good part of a minute).
  */
-export async function spawnService(env: Record<string, string>, timeoutMs = 20_000): Promise<ServiceProcess> {
+export async function spawnService(env: Record<string, string>, timeoutMs = 60_000): Promise<ServiceProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },

@@ -77,8 +77,8 @@ describe.each(storeKinds())('restart on the same store (%s)', (kind) => {
 
 describe('start-up configuration', () => {
   it('refuses a bad value and names the variable', async () => {
-    await expect(spawnService({ PORT: 'eighty', DATABASE_URL: 'sqlite::memory:' }, 10_000)).rejects.toThrow(/PORT/);
-    await expect(spawnService({ AUTH_MODE: 'sometimes', DATABASE_URL: 'sqlite::memory:' }, 10_000)).rejects.toThrow(/AUTH_MODE/);
+    await expect(spawnService({ PORT: 'eighty', DATABASE_URL: 'sqlite::memory:' })).rejects.toThrow(/PORT/);
+    await expect(spawnService({ AUTH_MODE: 'sometimes', DATABASE_URL: 'sqlite::memory:' })).rejects.toThrow(/AUTH_MODE/);
   });
 
   it('skips the default data with SEED_DEFAULTS=false', async () => {

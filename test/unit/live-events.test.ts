@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { activationFor, type ActuatorSettings } from '../../src/domain/activation.js';
 import { nextDecisionChange } from '../../src/domain/decision-change.js';
+import { changeBus } from '../../src/events/bus.js';
+import { eventFeed } from '../../src/events/feed.js';
 import { recentEvents } from '../../src/events/recent-events.js';
 import { idRanges, MAX_PAYLOAD_BYTES, packPayloads, parsePayload, recordsOf } from '../../src/events/relay-codec.js';
 
@@ -105,5 +107,31 @@ describe('recent events', () => {
     for (let i = 0; i < 5; i++) recent.keep(event(recent.next()));
     expect(recent.since('x-3')?.map((e) => e.seq)).toEqual([4, 5]);
     expect(recent.since('x-2')).toBeUndefined();
+  });
+});
+
+describe('event feed', () => {
+  it('makes and keeps no event until a stream is wanted, then numbers and keeps them for resume', () => {
+    const bus = changeBus();
+    const delivered: number[] = [];
+    let wanted = false;
+    const feed = eventFeed({
+      bus,
+      sensors: [{ sensor_id: 1, prototype_id: 1 }],
+      actuators: [],
+      instance: 'i',
+      recent: { maxEvents: 100, maxBytes: 1 << 20 },
+      deliver: (event) => delivered.push(event.seq),
+      wanted: () => wanted,
+    });
+    const row = (id: number) => ({ measurement_id: id, sensor_id: 1, value: 1, timestamp: NOW });
+    bus.publish('measurements', { rows: [row(1)] });
+    expect(delivered).toEqual([]);
+    wanted = true;
+    bus.publish('measurements', { rows: [row(2)] });
+    bus.publish('measurements', { rows: [row(3)] });
+    expect(delivered).toEqual([1, 2]);
+    expect(feed.since('i-1')?.map((e) => e.seq)).toEqual([2]);
+    feed.stop();
   });
 });

@@ -5,6 +5,7 @@ import { api } from './api/endpoints';
 import type { DashboardSettings, Prototype } from './api/types';
 import { Dashboard } from './context';
 import { PERMISSION, tokenPermissions } from './domain/permissions';
+import { AlertsPage } from './pages/alerts';
 import { CameraPage } from './pages/camera';
 import { ChartsPage } from './pages/charts';
 import { DataPage } from './pages/data';
@@ -67,6 +68,7 @@ export function App() {
       {(prototype, prototypes) => (
         <Dashboard.Provider value={{ settings, prefs, prototype, prototypes, canModify }}>
           {page === 'overview' && <OverviewPage />}
+          {page === 'alerts' && <AlertsPage />}
           {page === 'charts' && <ChartsPage />}
           {page === 'settings' && <SettingsPage onPreferences={setPrefs} />}
           {page === 'camera' && <CameraPage />}
@@ -139,7 +141,7 @@ function Shell({ page, settings, canModify, theme, onTheme, onLogout, children }
           )}
         </div>
         <nav aria-label="Pages" class="tabs">
-          {PAGES.map((p) => (
+          {PAGES.filter((p) => p.id !== 'alerts' || settings.features?.alerts).map((p) => (
             <a key={p.id} href={hrefOf(p.id)} aria-current={p.id === page ? 'page' : undefined}>
               {p.label}
             </a>

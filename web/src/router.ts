@@ -6,6 +6,7 @@ import { useEffect, useState } from 'preact/hooks';
  */
 export const PAGES = [
   { id: 'overview', label: 'Overview' },
+  { id: 'alerts', label: 'Alerts' },
   { id: 'charts', label: 'Charts' },
   { id: 'settings', label: 'Settings' },
   { id: 'camera', label: 'Camera' },

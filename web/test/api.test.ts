@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { queryString } from '../src/api/client';
 import { ApiError, fieldErrors, fieldOf } from '../src/api/errors';
+import { dependentsOf } from '../src/domain/dependents';
 import { parseNumbers } from '../src/domain/numbers';
 import { tokenPermissions } from '../src/domain/permissions';
 import { timeSince } from '../src/domain/time';
@@ -66,5 +67,17 @@ describe('timeSince', () => {
     expect(timeSince('2026-11-23T11:57:00Z', now)).toBe('3 min ago');
     expect(timeSince('2026-11-23T07:00:00Z', now)).toBe('5 h ago');
     expect(timeSince('2026-11-20T12:00:00Z', now)).toBe('3 d ago');
+  });
+});
+
+describe('dependentsOf', () => {
+  it('takes the counts out of the service’s refusal', () => {
+    expect(dependentsOf('Sensor 3 still has 1 actuator and 288 measurements; delete them first, or add ?cascade=true to delete them with it')).toBe(
+      '1 actuator and 288 measurements',
+    );
+  });
+
+  it('keeps a detail it cannot read whole', () => {
+    expect(dependentsOf('Conflict')).toBe('Conflict');
   });
 });

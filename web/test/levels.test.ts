@@ -42,3 +42,4 @@ describe('isStale', () => {
     expect(isStale('2026-11-22T11:59:59Z', now, 86_400)).toBe(true);
   });
 });
+

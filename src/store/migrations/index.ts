@@ -5,6 +5,7 @@ import { tokenGenerationMigration } from './002_token_generation.js';
 import { finiteNumbersMigration } from './003_finite_numbers.js';
 import { noNulMigration } from './004_no_nul.js';
 import { historyBucketsMigration, type MigrationLog } from './010_history_buckets.js';
+import { measurementsCheckMigration } from './011_measurements_check.js';
 import { alertsMigration } from './020_alerts.js';
 
 /**
@@ -19,6 +20,7 @@ export function migrationProvider(dialect: Dialect, log: MigrationLog = () => {}
     '003_finite_numbers': finiteNumbersMigration(dialect.kind),
     '004_no_nul': noNulMigration(dialect.kind),
     '010_history_buckets': historyBucketsMigration(dialect, log),
+    '011_measurements_check': measurementsCheckMigration(dialect.kind, log),
     '020_alerts': alertsMigration(dialect.schema),
   };
   return { getMigrations: async () => migrations };

@@ -9,6 +9,13 @@ import { type IngestJob, takeJobs } from '../ingest-jobs.js';
  */
 const MAX_ROWS_PER_STATEMENT = 128;
 
+/** The rows of the requests whose inserts succeeded, in order. */
+function committedRows(results: readonly (StoredMeasurement[] | { error: unknown })[]): StoredMeasurement[] {
+  const rows: StoredMeasurement[] = [];
+  for (const result of results) if (Array.isArray(result)) for (const row of result) rows.push(row);
+  return rows;
+}
+
 export interface GroupCommitOptions {
   /** Rows per commit at most: a burst of large batches cannot hold the event loop for long. */
   maxRowsPerCommit?: number;
@@ -100,7 +107,7 @@ export function sqliteGroupCommit(
             results.push({ error });
           }
         }
-        beforeCommit?.(results.flatMap((r) => (Array.isArray(r) ? r : [])));
+        if (beforeCommit) beforeCommit(results.length === 1 && Array.isArray(results[0]) ? results[0] : committedRows(results));
       })();
     } catch (error) {
       for (const job of jobs) job.reject(error);

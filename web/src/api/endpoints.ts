@@ -6,15 +6,23 @@ import type {
   ActuatorBase,
   ActuatorPatch,
   ActuatorState,
+  AggregateBucket,
+  AggregateQuery,
+  Alert,
+  AlertQuery,
   DashboardSettings,
   ExportQuery,
   Measurement,
   Prototype,
+  PrototypeStatus,
   RandomMeasurements,
   RandomOutcome,
   Sensor,
   SensorBase,
   SensorPatch,
+  Timelapse,
+  TimelapseConfig,
+  TimelapseState,
   TokenReply,
   WindowQuery,
 } from './types';
@@ -26,11 +34,17 @@ export const api = {
   sensors: (prototypeId: number) => sendJson<Sensor[]>('GET', `/sensors/${prototypeId}`),
   createSensor: (sensor: SensorBase) => sendJson<Sensor>('POST', '/sensors/', { json: sensor }),
   updateSensors: (patches: SensorPatch[]) => sendJson<Sensor[]>('PATCH', '/sensors', { json: patches }),
+  /** Without `cascade` the service refuses (409, its detail counting them) while anything is below the sensor. */
+  deleteSensor: async (sensorId: number, cascade = false): Promise<void> => {
+    await send('DELETE', `/sensors/${sensorId}`, { query: { cascade: cascade || undefined } });
+  },
 
   /** The newest measurement, or null when the sensor has none yet (the service answers 404). */
   lastMeasurement: (sensorId: number) => orNullWhenMissing(() => sendJson<Measurement>('GET', `/measurements/${sensorId}/last`)),
   measurements: (sensorId: number, window: WindowQuery) =>
     sendJson<Measurement[]>('GET', `/measurements/${sensorId}`, { query: { ...window } }),
+  aggregate: (sensorId: number, query: AggregateQuery) =>
+    sendJson<AggregateBucket[]>('GET', `/measurements/${sensorId}/aggregate`, { query: { ...query } }),
   exportCsv: async (filters: ExportQuery): Promise<Blob> =>
     (await send('GET', '/measurements/export', { query: { ...filters } })).blob(),
   generate: (settings: Partial<RandomMeasurements>) =>
@@ -45,6 +59,23 @@ export const api = {
   },
 
   picture: async (): Promise<Blob> => (await send('GET', '/picture')).blob(),
+
+  timelapseStatus: () => sendJson<TimelapseState>('GET', '/timelapse/status'),
+  timelapses: () => sendJson<Timelapse[]>('GET', '/timelapse'),
+  startTimelapse: (config: TimelapseConfig) => sendJson<TimelapseState>('POST', '/timelapse/start', { json: config }),
+  stopTimelapse: () => sendJson<TimelapseState>('POST', '/timelapse/stop'),
+  /** The newest frame of the running timelapse, or null before its first. */
+  latestFrame: () => orNullWhenMissing(async () => (await send('GET', '/timelapse/latest-frame')).blob()),
+  timelapseVideo: async (id: string): Promise<Blob> => (await send('GET', `/timelapse/${encodeURIComponent(id)}/download`)).blob(),
+  deleteTimelapse: async (id: string): Promise<void> => {
+    await send('DELETE', `/timelapse/${encodeURIComponent(id)}`);
+  },
+
+  /** Only where the service has alerts (`features.alerts` in the settings). */
+  alerts: (query: AlertQuery) => sendJson<Alert[]>('GET', '/alerts', { query: { ...query } }),
+  acknowledgeAlert: (alertId: number) => sendJson<Alert>('POST', `/alerts/${alertId}/acknowledge`),
+  /** Only where the service has it (`features.prototype_status`); otherwise the page reads the parts and computes the levels. */
+  prototypeStatus: (prototypeId: number) => sendJson<PrototypeStatus>('GET', `/prototypes/${prototypeId}/status`),
 
   login: (username: string, password: string) =>
     sendJson<TokenReply>('POST', '/token', { form: { username, password, grant_type: 'password' } }),

@@ -4,13 +4,40 @@
  */
 import type { Static } from '@sinclair/typebox';
 import type { Actuator, ActuatorActivation, ActuatorBase, ActuatorPatch } from '../../../src/schemas/actuators.js';
+import type { Alert, AlertEvent, AlertListQuery, AlertState, Level, PrototypeStatus } from '../../../src/schemas/alerts.js';
+import type { AggregateBucket, AggregateQuery } from '../../../src/schemas/history.js';
 import type { ValidationErrorBody } from '../../../src/schemas/common.js';
 import type { ExportQuery, Measurement, RandomMeasurements, RandomResult, WindowQuery } from '../../../src/schemas/measurements.js';
 import type { Prototype } from '../../../src/schemas/prototypes.js';
 import type { Sensor, SensorBase, SensorPatch } from '../../../src/schemas/sensors.js';
+import type { TimelapseConfig, TimelapseMetadata, TimelapseStatus } from '../../../src/schemas/timelapse.js';
 import type { Token } from '../../../src/schemas/users.js';
 
-export type { Actuator, ActuatorBase, ActuatorPatch, ExportQuery, Measurement, Prototype, RandomMeasurements, Sensor, SensorBase, SensorPatch, WindowQuery };
+export type {
+  Actuator,
+  ActuatorBase,
+  ActuatorPatch,
+  AggregateBucket,
+  AggregateQuery,
+  Alert,
+  AlertEvent,
+  AlertState,
+  ExportQuery,
+  Level,
+  Measurement,
+  Prototype,
+  PrototypeStatus,
+  RandomMeasurements,
+  Sensor,
+  SensorBase,
+  SensorPatch,
+  TimelapseConfig,
+  WindowQuery,
+};
+export type Timelapse = Static<typeof TimelapseMetadata>;
+/** `GET /alerts` filters (API.md §11). */
+export type AlertQuery = AlertListQuery;
+export type TimelapseState = Static<typeof TimelapseStatus>;
 export type ActuatorState = Static<typeof ActuatorActivation>;
 export type RandomOutcome = Static<typeof RandomResult>;
 export type TokenReply = Static<typeof Token>;
@@ -24,4 +51,8 @@ export type SensorType = Sensor['sensor_type'];
 export interface DashboardSettings {
   auth_mode: 'open' | 'enforced';
   stale_after_seconds: number;
+  /** The optional parts the service has: the page leaves out what is missing, and computes levels itself without the status. */
+  features?: { alerts: boolean; prototype_status: boolean };
 }
+
+

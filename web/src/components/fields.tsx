@@ -108,3 +108,18 @@ export function FormError({ errors, names }: { errors: FieldErrors; names: strin
     </p>
   );
 }
+
+/** A form's submit button, the buttons beside it, and the short confirmation screen readers announce. */
+export function FormActions({ submit, disabled, status, children }: { submit: string; disabled: boolean; status: string; children?: ComponentChildren }) {
+  return (
+    <div class="actions">
+      <button type="submit" disabled={disabled}>
+        {submit}
+      </button>
+      {children}
+      <span class="status" role="status">
+        {status}
+      </span>
+    </div>
+  );
+}

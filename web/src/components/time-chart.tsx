@@ -9,7 +9,11 @@ export interface ChartSeries {
   unit: string;
   /** Seconds since the epoch, ascending. */
   times: number[];
+  /** The line: raw values, or each bucket's mean. */
   values: number[];
+  /** Each bucket's minimum and maximum, for a series read from aggregates: drawn as a band around the line. */
+  lows?: number[];
+  highs?: number[];
 }
 
 interface Props {
@@ -26,36 +30,62 @@ interface Props {
 
 export const CHART_START = 'sensorhub:chart-start';
 export const CHART_DRAWN = 'sensorhub:chart-drawn';
+/** Set on the chart's element after each drawn frame: the range it shows, for tests and the bench. */
+export const DRAWN_ATTRIBUTE = 'data-drawn';
 
 const COLOURS = ['#2563eb', '#d97706', '#059669', '#db2777', '#7c3aed', '#0891b2'];
 const BAND_FILL = { warning: 'rgba(245, 158, 11, 0.16)', critical: 'rgba(220, 38, 38, 0.16)' };
 
-/** The series on one time axis: one y scale per series, shown left then right. */
+/**
+ * The series on one time axis: one y scale per series, shown left then right. The chart is built
+ * again only when the set of series changes; new data for the same series (a live reading, a
+ * range sliding with the clock) is given to the existing chart.
+ */
 export function TimeChart({ series, startMs, endMs, bands, onZoom, height = 360 }: Props) {
   const host = useRef<HTMLDivElement>(null);
+  const plot = useRef<{ chart: uPlot; drawnWith: ChartSeries[] } | null>(null);
   const zoom = useRef(onZoom);
   zoom.current = onZoom;
+  const latest = useRef({ series, startMs, endMs });
+  latest.current = { series, startMs, endMs };
+  const shape = series.map((s) => `${s.key}|${s.label}|${s.unit}|${s.lows ? 'band' : 'line'}`).join(';');
 
   useEffect(() => {
     const element = host.current;
     if (!element) return;
-    const data = uPlot.join(series.map((s) => [s.times, s.values] as uPlot.AlignedData));
     const bandScale = bands ? `y-${bands.seriesKey}` : undefined;
     const styles = getComputedStyle(element);
     const ink = styles.getPropertyValue('--muted').trim() || '#555';
     const grid = styles.getPropertyValue('--grid').trim() || 'rgba(0,0,0,0.08)';
+    const current = latest.current.series;
+    /** The data's extent on a scale, with the minimum–maximum band of the series drawn on it. */
+    const widen = (min: number | null, max: number | null, key: string): [number | null, number | null] => {
+      const s = latest.current.series.find((one) => one.key === key);
+      if (!s?.lows || !s.highs || s.lows.length === 0) return [min, max];
+      let low = min ?? Infinity;
+      let high = max ?? -Infinity;
+      for (const v of s.lows) low = Math.min(low, v);
+      for (const v of s.highs) high = Math.max(high, v);
+      return [low, high];
+    };
     const options: uPlot.Options = {
       width: Math.max(200, element.clientWidth),
       height,
       scales: {
-        x: { time: true, range: () => [startMs / 1000, endMs / 1000] },
+        x: { time: true, range: () => [latest.current.startMs / 1000, latest.current.endMs / 1000] },
+        // An aggregate series' scale reaches its band, not only its mean.
+        ...Object.fromEntries(
+          current.filter((s) => s.lows).map((s) => [`y-${s.key}`, { range: (_u: uPlot, min: number, max: number) => padded(widen(min, max, s.key)) }]),
+        ),
         // The band series' scale always reaches its critical thresholds, so its zones show.
-        ...(bands && bandScale ? { [bandScale]: { range: (_u: uPlot, min: number, max: number) => bandRange(min, max, bands.thresholds) } } : {}),
+        ...(bands && bandScale
+          ? { [bandScale]: { range: (_u: uPlot, min: number, max: number) => bandRange(...widen(min, max, bands.seriesKey), bands.thresholds) } }
+          : {}),
       },
       series: [
         {},
-        ...series.map((s, i) => ({
-          label: `${s.label} (${s.unit})`,
+        ...current.map((s, i) => ({
+          label: `${s.label} (${s.unit})${s.lows ? ', mean' : ''}`,
           scale: `y-${s.key}`,
           stroke: COLOURS[i % COLOURS.length],
           width: 1.5,
@@ -65,7 +95,7 @@ export function TimeChart({ series, startMs, endMs, bands, onZoom, height = 360 
       ],
       axes: [
         { stroke: ink, grid: { stroke: grid }, ticks: { stroke: grid } },
-        ...series.map((s, i) => ({
+        ...current.map((s, i) => ({
           scale: `y-${s.key}`,
           side: i % 2 === 0 ? 3 : 1,
           show: i < 2,
@@ -79,8 +109,19 @@ export function TimeChart({ series, startMs, endMs, bands, onZoom, height = 360 
       cursor: { drag: { x: true, y: false, setScale: false } },
       legend: { live: true },
       hooks: {
-        draw: [],
-        drawClear: bands && bandScale ? [(u: uPlot) => drawBands(u, bandScale, bands.thresholds)] : [],
+        draw: [
+          (u: uPlot) => {
+            const { startMs: from, endMs: to } = latest.current;
+            element.setAttribute(DRAWN_ATTRIBUTE, `${Math.round(from)}-${Math.round(to)}`);
+            u.root.dataset.points = String(latest.current.series.reduce((sum, s) => sum + s.times.length, 0));
+          },
+        ],
+        drawClear: [
+          (u: uPlot) => {
+            if (bands && bandScale) drawBands(u, bandScale, bands.thresholds);
+            latest.current.series.forEach((s, i) => drawMinMax(u, s, COLOURS[i % COLOURS.length]));
+          },
+        ],
         setSelect: [
           (u: uPlot) => {
             if (u.select.width < 4) return;
@@ -100,16 +141,66 @@ export function TimeChart({ series, startMs, endMs, bands, onZoom, height = 360 
       timed = true;
       performance.measure(CHART_DRAWN, CHART_START);
     });
-    const plot = new uPlot(options, data, element);
-    const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(200, element.clientWidth), height }));
+    const chart = new uPlot(options, alignedData(current), element);
+    plot.current = { chart, drawnWith: current };
+    const resize = new ResizeObserver(() => chart.setSize({ width: Math.max(200, element.clientWidth), height }));
     resize.observe(element);
     return () => {
       resize.disconnect();
-      plot.destroy();
+      chart.destroy();
+      plot.current = null;
     };
-  }, [series, startMs, endMs, bands, height]);
+  }, [shape, bands, height]);
+
+  useEffect(() => {
+    const current = plot.current;
+    if (!current) return;
+    if (current.drawnWith === series) {
+      // Built with these series just now; only the range may have moved.
+      current.chart.setScale('x', { min: startMs / 1000, max: endMs / 1000 });
+      return;
+    }
+    current.drawnWith = series;
+    current.chart.setData(alignedData(series));
+  }, [series, startMs, endMs]);
 
   return <div class="chart" ref={host} />;
+}
+
+function alignedData(series: ChartSeries[]): uPlot.AlignedData {
+  return uPlot.join(series.map((s) => [s.times, s.values] as uPlot.AlignedData));
+}
+
+/** The minimum–maximum band of an aggregate series, behind its mean line. */
+function drawMinMax(u: uPlot, s: ChartSeries, colour: string): void {
+  const { lows, highs, times } = s;
+  if (!lows || !highs || times.length === 0) return;
+  const scale = `y-${s.key}`;
+  const { ctx } = u;
+  const { left, top, width, height } = u.bbox;
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(left, top, width, height);
+  ctx.clip();
+  ctx.beginPath();
+  for (let i = 0; i < times.length; i++) {
+    const x = u.valToPos(times[i], 'x', true);
+    const y = u.valToPos(highs[i], scale, true);
+    if (i === 0) ctx.moveTo(x, y);
+    else ctx.lineTo(x, y);
+  }
+  for (let i = times.length - 1; i >= 0; i--) ctx.lineTo(u.valToPos(times[i], 'x', true), u.valToPos(lows[i], scale, true));
+  ctx.closePath();
+  ctx.globalAlpha = 0.18;
+  ctx.fillStyle = colour;
+  ctx.fill();
+  ctx.restore();
+}
+
+function padded([min, max]: [number | null, number | null]): uPlot.Range.MinMax {
+  if (min === null || max === null || !Number.isFinite(min) || !Number.isFinite(max)) return [0, 1];
+  const pad = (max - min || Math.abs(max) || 1) * 0.08;
+  return [min - pad, max + pad];
 }
 
 function bandRange(dataMin: number | null, dataMax: number | null, thresholds: ThresholdBand[]): uPlot.Range.MinMax {

@@ -30,6 +30,9 @@ export const LEVEL_LABELS: Record<Level, string> = {
   critically_high: 'critically high',
 };
 
+/** A level as the service reports it (`/prototypes/{id}/status`): also `stale`. */
+export type ReportedLevel = Level | 'stale';
+
 /** Older than the service's STALE_AFTER: the sensor may be disconnected, whatever its value says. */
 export function isStale(timestamp: string, nowMs: number, staleAfterSeconds: number): boolean {
   return nowMs - Date.parse(timestamp) > staleAfterSeconds * 1000;

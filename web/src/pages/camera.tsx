@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api/endpoints';
 import { ApiError } from '../api/errors';
+import { Timelapses } from './timelapses';
 
 type Shot = { url: string; at: Date } | { problem: string } | null;
 
-/** The camera's current picture, fetched on demand (the service caches and shares captures). */
+/** The camera's current picture, fetched on demand (the service caches and shares captures), and its timelapses. */
 export function CameraPage() {
   const [shot, setShot] = useState<Shot>(null);
   const [busy, setBusy] = useState(false);
@@ -51,6 +52,7 @@ export function CameraPage() {
         )}
         {shot && 'url' in shot && <img src={shot.url} alt="The prototype seen by its camera" />}
       </div>
+      <Timelapses />
     </div>
   );
 }

@@ -5,26 +5,54 @@ import { type ChartSeries, TimeChart } from '../components/time-chart';
 import { useDashboard } from '../context';
 import { thresholdBands } from '../domain/bands';
 import { sensorName } from '../domain/labels';
+import { aggregateColumns, bucketWidthSec, dropBefore, foldReading, rawColumns, type SeriesColumns } from '../domain/live-series';
 import { fromLocalInput, PRESET_RANGES, type PresetId, presetRange, type TimeRange, toLocalInput } from '../domain/time';
 import { displayFor } from '../domain/units';
+import { useLive } from '../live';
 
 type Choice = { preset: PresetId } | { custom: TimeRange };
+
+/** From this span on, a chart reads the service's buckets (§10): a min–max band and the mean, never the raw rows. */
+export const AGGREGATE_FROM_MS = 7 * 86_400_000;
+
+interface Readings {
+  /** What is shown: the range read, or, while live, the same span ending now. */
+  range: TimeRange;
+  /** The range read from the service. */
+  loaded: TimeRange;
+  bySensor: Map<number, SeriesColumns>;
+  /** Live readings fold into buckets of this width (seconds), per sensor: about one pixel. */
+  bucketSec: Map<number, number>;
+  aggregate: boolean;
+}
 
 /** The number of points to ask for: about one per horizontal pixel of the chart. */
 function pointsFor(element: HTMLElement | null): number {
   return Math.max(100, Math.round(element?.clientWidth ?? 800));
 }
 
-/** History of one or more sensors on one time axis, any range, drag to zoom in. */
+async function loadSensor(id: number, range: TimeRange, maxPoints: number, aggregate: boolean): Promise<[SeriesColumns, number]> {
+  const window = { start_time: new Date(range.startMs).toISOString(), end_time: new Date(range.endMs).toISOString(), max_points: maxPoints };
+  const pixelSec = (range.endMs - range.startMs) / 1000 / maxPoints;
+  if (!aggregate) return [rawColumns(await api.measurements(id, window)), pixelSec];
+  const buckets = await api.aggregate(id, window);
+  return [aggregateColumns(buckets), bucketWidthSec(buckets, pixelSec)];
+}
+
+/** History of one or more sensors on one time axis, any range, drag to zoom in; live while the range ends now. */
 export function ChartsPage() {
   const { prototype, prefs } = useDashboard();
   const [sensors, setSensors] = useState<Sensor[] | null>(null);
   const [selected, setSelected] = useState<number[]>([]);
   const [bandsFor, setBandsFor] = useState<number | null>(null);
   const [choice, setChoice] = useState<Choice>({ preset: '24h' });
-  const [readings, setReadings] = useState<{ range: TimeRange; bySensor: Map<number, Measurement[]> } | null>(null);
+  const [readings, setReadings] = useState<Readings | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  /** Moved on by a `reset` event: the range is read again. */
+  const [generation, setGeneration] = useState(0);
   const area = useRef<HTMLDivElement>(null);
+  const pending = useRef<Measurement[]>([]);
+  const frame = useRef<number | null>(null);
 
   useEffect(() => {
     api.sensors(prototype.prototype_id).then((list) => {
@@ -38,20 +66,19 @@ export function ChartsPage() {
     if (!sensors) return;
     const range = 'preset' in choice ? presetRange(choice.preset, Date.now()) : choice.custom;
     const maxPoints = pointsFor(area.current);
+    const aggregate = range.endMs - range.startMs >= AGGREGATE_FROM_MS;
     let current = true;
-    Promise.all(
-      selected.map(async (id) => {
-        const points = await api.measurements(id, {
-          start_time: new Date(range.startMs).toISOString(),
-          end_time: new Date(range.endMs).toISOString(),
-          max_points: maxPoints,
-        });
-        return [id, points] as const;
-      }),
-    ).then(
-      (pairs) => {
+    pending.current = [];
+    Promise.all(selected.map(async (id) => [id, await loadSensor(id, range, maxPoints, aggregate)] as const)).then(
+      (loaded) => {
         if (!current) return;
-        setReadings({ range, bySensor: new Map(pairs) });
+        setReadings({
+          range,
+          loaded: range,
+          aggregate,
+          bySensor: new Map(loaded.map(([id, [columns]]) => [id, columns])),
+          bucketSec: new Map(loaded.map(([id, [, width]]) => [id, width])),
+        });
         setFailure(null);
       },
       (error: Error) => current && setFailure(error.message),
@@ -59,22 +86,64 @@ export function ChartsPage() {
     return () => {
       current = false;
     };
-  }, [sensors, selected, choice]);
+  }, [sensors, selected, choice, generation]);
+
+  // Live while the range ends now: readings are gathered and drawn once per frame, however fast they come.
+  const liveSpan = 'preset' in choice ? (PRESET_RANGES.find((p) => p.id === choice.preset)?.ms ?? null) : null;
+  const flush = () => {
+    frame.current = null;
+    const incoming = pending.current;
+    pending.current = [];
+    if (liveSpan === null) return;
+    setReadings((current) => {
+      if (!current) return current;
+      const endMs = Date.now();
+      const range = { startMs: endMs - liveSpan, endMs };
+      const bySensor = new Map<number, SeriesColumns>();
+      for (const [id, columns] of current.bySensor) {
+        const mine = incoming.filter((m) => m.sensor_id === id);
+        const copy = copyColumns(columns);
+        for (const m of mine) foldReading(copy, Date.parse(m.timestamp) / 1000, m.value, current.bucketSec.get(id) ?? 1);
+        dropBefore(copy, range.startMs / 1000);
+        bySensor.set(id, copy);
+      }
+      return { ...current, range, bySensor };
+    });
+  };
+  useEffect(
+    () => () => {
+      if (frame.current !== null) cancelAnimationFrame(frame.current);
+    },
+    [],
+  );
+  useLive(
+    liveSpan !== null && selected.length > 0 ? { sensorIds: selected } : null,
+    {
+      measurements: (incoming) => {
+        pending.current.push(...incoming);
+        frame.current ??= requestAnimationFrame(flush);
+      },
+      reset: () => setGeneration((n) => n + 1),
+    },
+    liveSpan !== null ? selected.join() : null,
+  );
 
   const series = useMemo<ChartSeries[]>(() => {
     if (!sensors || !readings) return [];
     return selected.flatMap((id) => {
       const sensor = sensors.find((s) => s.sensor_id === id);
-      const points = readings.bySensor.get(id);
-      if (!sensor || !points) return [];
+      const columns = readings.bySensor.get(id);
+      if (!sensor || !columns) return [];
       const display = displayFor(sensor.sensor_unit, prefs);
       return [
         {
           key: String(id),
           label: sensorName(sensor),
           unit: display.unit,
-          times: points.map((p) => Date.parse(p.timestamp) / 1000),
-          values: points.map((p) => display.convert(p.value)),
+          times: columns.times,
+          values: columns.values.map(display.convert),
+          lows: columns.lows?.map(display.convert),
+          highs: columns.highs?.map(display.convert),
         },
       ];
     });
@@ -92,7 +161,7 @@ export function ChartsPage() {
     if (on && (bandsFor === null || !selected.includes(bandsFor))) setBandsFor(id);
   };
 
-  const points = readings ? [...readings.bySensor.values()].reduce((sum, list) => sum + list.length, 0) : 0;
+  const points = readings ? [...readings.bySensor.values()].reduce((sum, columns) => sum + columns.times.length, 0) : 0;
 
   return (
     <div class="charts">
@@ -130,7 +199,7 @@ export function ChartsPage() {
             ))}
           </div>
           <CustomRange
-            current={readings?.range}
+            current={readings?.loaded}
             active={'custom' in choice}
             onApply={(range) => setChoice({ custom: range })}
           />
@@ -151,7 +220,7 @@ export function ChartsPage() {
           </label>
         )}
       </div>
-      <div class="card chart-card" ref={area}>
+      <div class="card chart-card" ref={area} data-mode={readings ? (readings.aggregate ? 'aggregate' : 'raw') : undefined} data-live={liveSpan !== null ? 'true' : undefined}>
         {selected.length === 0 ? (
           <p class="muted">Choose one or more sensors.</p>
         ) : readings ? (
@@ -167,8 +236,9 @@ export function ChartsPage() {
         )}
         {readings && (
           <p class="muted chart-note" data-points={points}>
-            {new Date(readings.range.startMs).toLocaleString()} – {new Date(readings.range.endMs).toLocaleString()} · {points} points
-            (at most one per pixel) · drag across the chart to zoom in.
+            {new Date(readings.range.startMs).toLocaleString()} – {new Date(readings.range.endMs).toLocaleString()} ·{' '}
+            {readings.aggregate ? `${points} buckets: the line is each one's mean, the shade its lowest to highest` : `${points} points (at most about one per pixel)`}
+            {liveSpan !== null && ' · live'} · drag across the chart to zoom in.
             {bands && <> Shaded: warning (amber) and critical (red) zones.</>}
           </p>
         )}
@@ -218,4 +288,12 @@ function CustomRange({ current, active, onApply }: { current?: TimeRange; active
       )}
     </form>
   );
+}
+
+function copyColumns(columns: SeriesColumns): SeriesColumns {
+  return {
+    times: [...columns.times],
+    values: [...columns.values],
+    ...(columns.counts && columns.lows && columns.highs ? { lows: [...columns.lows], highs: [...columns.highs], counts: [...columns.counts] } : {}),
+  };
 }

@@ -3,7 +3,7 @@ import { api } from '../api/endpoints';
 import { type FieldErrors, fieldErrors } from '../api/errors';
 import type { Sensor } from '../api/types';
 import { ConfirmDialog } from '../components/confirm';
-import { CheckField, FormError, NumberField } from '../components/fields';
+import { CheckField, FormActions, FormError, NumberField } from '../components/fields';
 import { useDashboard } from '../context';
 import { sensorName } from '../domain/labels';
 import { parseNumbers } from '../domain/numbers';
@@ -89,14 +89,7 @@ function ExportForm({ sensors }: { sensors: Sensor[] }) {
         </div>
       </div>
       <FormError errors={errors} names={['_form', 'sensor_id', 'prototype_id']} />
-      <div class="actions">
-        <button type="submit" disabled={busy}>
-          {busy ? 'Exporting…' : 'Download CSV'}
-        </button>
-        <span class="status" role="status">
-          {status}
-        </span>
-      </div>
+      <FormActions submit={busy ? 'Exporting…' : 'Download CSV'} disabled={busy} status={status} />
     </form>
   );
 }
@@ -143,14 +136,7 @@ function GeneratorForm() {
       </div>
       <CheckField label="Replace all existing measurements" name="replace" checked={replace} onValue={setReplace} disabled={!canModify || busy} />
       <FormError errors={errors} names={['_form', 'replace']} />
-      <div class="actions">
-        <button type="submit" disabled={!canModify || busy}>
-          {busy ? 'Generating…' : 'Generate'}
-        </button>
-        <span class="status" role="status">
-          {status}
-        </span>
-      </div>
+      <FormActions submit={busy ? 'Generating…' : 'Generate'} disabled={!canModify || busy} status={status} />
       <ConfirmDialog open={asking} title="Replace all measurements?" confirmLabel="Delete and generate" onConfirm={generate} onCancel={() => setAsking(false)}>
         <p>Every stored measurement of every sensor will be deleted and replaced by synthetic data. This cannot be undone.</p>
       </ConfirmDialog>

@@ -1,26 +1,34 @@
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api } from '../api/endpoints';
-import type { Actuator, ActuatorState, Measurement, Sensor } from '../api/types';
+import type { Actuator, ActuatorState, Alert, Measurement, Sensor } from '../api/types';
+import { AlertList } from '../components/alert-list';
 import { Sparkline } from '../components/sparkline';
 import { useDashboard } from '../context';
+import { applyAlertChange } from '../domain/alerts';
 import { actuatorName, CONDITION_LABELS, sensorName } from '../domain/labels';
-import { isStale, LEVEL_LABELS, levelOf, severityOf } from '../domain/levels';
+import { dropBefore, foldReading, rawColumns, type SeriesColumns } from '../domain/live-series';
+import { isStale, LEVEL_LABELS, levelOf, type ReportedLevel, severityOf } from '../domain/levels';
 import { timeSince } from '../domain/time';
 import { displayFor, formatValue } from '../domain/units';
-import { useLive } from '../live';
+import { type ActuatorChange, useLive } from '../live';
+import { useNow } from '../state/clock';
 
 const DAY_MS = 86_400_000;
 /** Points for a sparkline 240 px wide: one per couple of pixels is all it can show. */
 const SPARKLINE_POINTS = 120;
-/** A day drawn in 120 points moves by one point in 12 minutes: its refresh need not follow every value's. */
-const SPARKLINE_REFRESH_MS = 60_000;
+/** Live readings fold into buckets of this width: the sparkline stays about 240 points long. */
+const SPARKLINE_BUCKET_SEC = DAY_MS / 1000 / SPARKLINE_POINTS;
+/** "12 s ago" and staleness follow the clock between events. */
+const CLOCK_MS = 10_000;
 
 interface SensorView {
   sensor: Sensor;
   last: Measurement | null;
+  /** The level the service reported for `last`; the page computes it when there is none. */
+  reported?: ReportedLevel;
 }
 /** The last day of each sensor, by sensor id: read apart from the values, which must not wait for it. */
-type Days = Map<number, Measurement[]>;
+type Days = Map<number, SeriesColumns>;
 interface ActuatorView {
   actuator: Actuator;
   state: ActuatorState;
@@ -28,48 +36,68 @@ interface ActuatorView {
 interface Snapshot {
   sensors: SensorView[];
   actuators: ActuatorView[];
-  nowMs: number;
+  /** Active alerts of the prototype; null when the service has no alerts. */
+  alerts: Alert[] | null;
 }
 
-async function loadSnapshot(prototypeId: number): Promise<Snapshot> {
-  const nowMs = Date.now();
-  const [sensors, actuators] = await Promise.all([api.sensors(prototypeId), api.actuators(prototypeId)]);
+async function loadSnapshot(prototypeId: number, features: { alerts: boolean; prototype_status: boolean }): Promise<Snapshot> {
+  if (features.prototype_status) {
+    // One request: each sensor with its newest reading, level and active alerts, each actuator with its decision.
+    const status = await api.prototypeStatus(prototypeId);
+    return {
+      sensors: status.sensors.map((entry) => ({ sensor: entry.sensor, last: entry.last_measurement, reported: entry.level ?? undefined })),
+      actuators: status.actuators,
+      alerts: features.alerts ? status.sensors.flatMap((entry) => entry.alerts).sort((a, b) => b.alert_id - a.alert_id) : null,
+    };
+  }
+  const [sensors, actuators, alerts] = await Promise.all([
+    api.sensors(prototypeId),
+    api.actuators(prototypeId),
+    features.alerts ? api.alerts({ state: 'active', prototype_id: prototypeId }) : null,
+  ]);
   const sensorViews = Promise.all(sensors.map(async (sensor) => ({ sensor, last: await api.lastMeasurement(sensor.sensor_id) })));
   const actuatorViews = Promise.all(
     actuators.map(async (actuator) => ({ actuator, state: await api.actuatorState(actuator.actuator_id) })),
   );
-  return { sensors: await sensorViews, actuators: await actuatorViews, nowMs };
+  return { sensors: await sensorViews, actuators: await actuatorViews, alerts };
 }
 
 async function loadDays(sensors: Sensor[]): Promise<Days> {
   const days = await Promise.all(
     sensors.map(async (sensor) => {
       const day = await api.measurements(sensor.sensor_id, { time_delta: 'P1D', max_points: SPARKLINE_POINTS });
-      return [sensor.sensor_id, day] as const;
+      return [sensor.sensor_id, rawColumns(day)] as const;
     }),
   );
   return new Map(days);
 }
 
-/** Each sensor's newest value and last day, each pump's decision: the page a grower checks first. */
+/** The newest of a sensor's readings, if newer than what is shown. */
+function newest(current: Measurement | null, incoming: Measurement[]): Measurement | null {
+  let best = current;
+  for (const m of incoming) if (!best || Date.parse(m.timestamp) >= Date.parse(best.timestamp)) best = m;
+  return best;
+}
+
+/**
+ * Each sensor's newest value and last day, each pump's decision, the active alerts: the page a
+ * grower checks first. Loaded once, then kept current by the event stream.
+ */
 export function OverviewPage() {
-  const { prototype } = useDashboard();
+  const { prototype, settings } = useDashboard();
+  const features = settings.features ?? { alerts: false, prototype_status: false };
   const [snapshot, setSnapshot] = useState<Snapshot | null>(null);
   const [days, setDays] = useState<Days>(new Map());
-  const daysRead = useRef({ at: 0, sensors: '' });
   const [failure, setFailure] = useState<string | null>(null);
+  const nowMs = useNow(CLOCK_MS);
 
-  const refresh = useCallback(async () => {
+  const load = useCallback(async () => {
     try {
-      const next = await loadSnapshot(prototype.prototype_id);
+      const next = await loadSnapshot(prototype.prototype_id, features);
       setSnapshot(next);
       setFailure(null);
       // The sparklines follow; the values are already on screen.
-      const sensorIds = next.sensors.map((view) => view.sensor.sensor_id).join();
-      if (Date.now() - daysRead.current.at >= SPARKLINE_REFRESH_MS || daysRead.current.sensors !== sensorIds) {
-        daysRead.current = { at: Date.now(), sensors: sensorIds };
-        setDays(await loadDays(next.sensors.map((view) => view.sensor)));
-      }
+      setDays(await loadDays(next.sensors.map((view) => view.sensor)));
     } catch (error) {
       setFailure((error as Error).message);
     }
@@ -78,10 +106,64 @@ export function OverviewPage() {
   useEffect(() => {
     setSnapshot(null);
     setDays(new Map());
-    daysRead.current = { at: 0, sensors: '' };
-    void refresh();
-  }, [refresh]);
-  useLive(refresh, prototype.prototype_id);
+    void load();
+  }, [load]);
+
+  const update = (change: (current: Snapshot) => Snapshot) => setSnapshot((current) => current && change(current));
+
+  useLive(
+    { prototypeId: prototype.prototype_id },
+    {
+      measurements: (incoming) => {
+        update((current) => ({
+          ...current,
+          sensors: current.sensors.map((view) => {
+            const mine = incoming.filter((m) => m.sensor_id === view.sensor.sensor_id);
+            const last = mine.length > 0 ? newest(view.last, mine) : view.last;
+            return last === view.last ? view : { sensor: view.sensor, last };
+          }),
+        }));
+        setDays((current) => {
+          const next = new Map(current);
+          const startSec = (Date.now() - DAY_MS) / 1000;
+          for (const m of incoming) {
+            const day = next.get(m.sensor_id);
+            if (!day) continue;
+            const copy = { times: [...day.times], values: [...day.values] };
+            foldReading(copy, Date.parse(m.timestamp) / 1000, m.value, SPARKLINE_BUCKET_SEC);
+            dropBefore(copy, startSec);
+            next.set(m.sensor_id, copy);
+          }
+          return next;
+        });
+      },
+      actuator: (change) => update((current) => ({ ...current, actuators: applyActuatorChange(current.actuators, change) })),
+      sensor: (change) => {
+        if ('deleted' in change) {
+          update((current) => ({ ...current, sensors: current.sensors.filter((view) => view.sensor.sensor_id !== change.deleted) }));
+          return;
+        }
+        // A new sensor, or one moved here from another prototype: its readings are not on screen yet.
+        const known = snapshot?.sensors.some((view) => view.sensor.sensor_id === change.sensor_id);
+        if (!known || change.prototype_id !== prototype.prototype_id) return void load();
+        // New thresholds: the level the service reported is computed again here.
+        update((current) => ({
+          ...current,
+          sensors: current.sensors.map((view) => (view.sensor.sensor_id === change.sensor_id ? { sensor: change, last: view.last } : view)),
+        }));
+      },
+      alert: (change) =>
+        update((current) => ({
+          ...current,
+          alerts: current.alerts && applyAlertChange(current.alerts, change.alert, (alert) => alert.state === 'active'),
+        })),
+      reset: () => void load(),
+    },
+    prototype.prototype_id,
+  );
+
+  const acknowledged = (alert: Alert) =>
+    update((current) => ({ ...current, alerts: current.alerts && applyAlertChange(current.alerts, alert, (a) => a.state === 'active') }));
 
   return (
     <div class="overview" data-loaded={snapshot ? 'true' : undefined}>
@@ -93,12 +175,18 @@ export function OverviewPage() {
       {!snapshot && !failure && <p class="loading">Loading…</p>}
       {snapshot && (
         <>
+          {snapshot.alerts && snapshot.alerts.length > 0 && (
+            <section aria-labelledby="alerts-heading">
+              <h2 id="alerts-heading">Active alerts</h2>
+              <AlertList alerts={snapshot.alerts} sensors={snapshot.sensors.map((view) => view.sensor)} nowMs={nowMs} onChange={acknowledged} />
+            </section>
+          )}
           <section aria-labelledby="sensors-heading">
             <h2 id="sensors-heading">Sensors</h2>
             {snapshot.sensors.length === 0 && <p class="muted">This prototype has no sensors yet.</p>}
             <ul class="cards">
               {snapshot.sensors.map((view) => (
-                <SensorCard key={view.sensor.sensor_id} view={view} day={days.get(view.sensor.sensor_id)} nowMs={snapshot.nowMs} />
+                <SensorCard key={view.sensor.sensor_id} view={view} day={days.get(view.sensor.sensor_id)} nowMs={nowMs} />
               ))}
             </ul>
           </section>
@@ -107,7 +195,7 @@ export function OverviewPage() {
             {snapshot.actuators.length === 0 && <p class="muted">No actuator uses this prototype's sensors.</p>}
             <ul class="cards">
               {snapshot.actuators.map((view) => (
-                <ActuatorCard key={view.actuator.actuator_id} view={view} nowMs={snapshot.nowMs} />
+                <ActuatorCard key={view.actuator.actuator_id} view={view} nowMs={nowMs} />
               ))}
             </ul>
           </section>
@@ -117,12 +205,21 @@ export function OverviewPage() {
   );
 }
 
-function SensorCard({ view, day, nowMs }: { view: SensorView; day?: Measurement[]; nowMs: number }) {
+/** An actuator event: its new self and decision, a new one added, a deleted one removed. */
+function applyActuatorChange(views: ActuatorView[], change: ActuatorChange | { deleted: number }): ActuatorView[] {
+  if ('deleted' in change) return views.filter((view) => view.actuator.actuator_id !== change.deleted);
+  const next = { actuator: change.actuator, state: change.state };
+  const at = views.findIndex((view) => view.actuator.actuator_id === change.actuator.actuator_id);
+  if (at >= 0) return views.map((view, i) => (i === at ? next : view));
+  return [...views, next].sort((a, b) => a.actuator.actuator_id - b.actuator.actuator_id);
+}
+
+function SensorCard({ view, day, nowMs }: { view: SensorView; day?: SeriesColumns; nowMs: number }) {
   const { prefs, settings } = useDashboard();
-  const { sensor, last } = view;
+  const { sensor, last, reported } = view;
   const display = displayFor(sensor.sensor_unit, prefs);
-  const stale = last ? isStale(last.timestamp, nowMs, settings.stale_after_seconds) : false;
-  const level = last ? levelOf(last.value, sensor) : null;
+  const stale = reported === 'stale' || (last ? isStale(last.timestamp, nowMs, settings.stale_after_seconds) : false);
+  const level = reported && reported !== 'stale' ? reported : last ? levelOf(last.value, sensor) : null;
   const tone = !last || stale ? 'unknown' : severityOf(level ?? 'ok');
   const name = sensorName(sensor);
   return (
@@ -144,7 +241,7 @@ function SensorCard({ view, day, nowMs }: { view: SensorView; day?: Measurement[
         )}
       </p>
       {day ? (
-        <Sparkline points={day} startMs={nowMs - DAY_MS} endMs={nowMs} label={`${name}, last 24 hours`} />
+        <Sparkline series={day} startMs={nowMs - DAY_MS} endMs={nowMs} label={`${name}, last 24 hours`} />
       ) : (
         <p class="sparkline-empty muted">Loading the last 24 h…</p>
       )}

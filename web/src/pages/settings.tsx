@@ -1,11 +1,12 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api } from '../api/endpoints';
-import { type FieldErrors, fieldErrors } from '../api/errors';
+import { ApiError, type FieldErrors, fieldErrors } from '../api/errors';
 import type { ActivationCondition, Actuator, ActuatorType, Sensor, SensorType } from '../api/types';
 import { ConfirmDialog } from '../components/confirm';
-import { CheckField, FormError, NumberField, SelectField, TextField } from '../components/fields';
+import { CheckField, FormActions, FormError, NumberField, SelectField, TextField } from '../components/fields';
 import { useDashboard } from '../context';
 import { ACTUATOR_TYPE_LABELS, actuatorName, CONDITION_LABELS, SENSOR_TYPE_LABELS, sensorName } from '../domain/labels';
+import { dependentsOf } from '../domain/dependents';
 import { parseNumbers } from '../domain/numbers';
 import type { Preferences } from '../state/prefs';
 
@@ -204,10 +205,7 @@ function ActuatorForm({ actuator, sensors, onSaved }: { actuator?: Actuator; sen
       </div>
       <CheckField label="Enabled" name="enabled" checked={enabled} onValue={setEnabled} disabled={disabled} />
       <FormError errors={errors} names={['_form']} />
-      <div class="actions">
-        <button type="submit" disabled={disabled}>
-          {actuator ? 'Save' : 'Add actuator'}
-        </button>
+      <FormActions submit={actuator ? 'Save' : 'Add actuator'} disabled={disabled} status={status}>
         {actuator && (
           <>
             <button type="button" class="ghost" disabled={disabled} onClick={toggle}>
@@ -218,10 +216,7 @@ function ActuatorForm({ actuator, sensors, onSaved }: { actuator?: Actuator; sen
             </button>
           </>
         )}
-        <span class="status" role="status">
-          {status}
-        </span>
-      </div>
+      </FormActions>
       {actuator && (
         <ConfirmDialog
           open={confirmDelete}
@@ -249,6 +244,8 @@ function SensorForm({ sensor, onSaved }: { sensor?: Sensor; onSaved: () => Promi
   );
   const { errors, setErrors, status, busy, run } = useSave();
   const disabled = !canModify || busy;
+  /** The delete being confirmed: first the sensor alone, then, when the service refuses, what is below it. */
+  const [deleting, setDeleting] = useState<{ dependents: string } | 'sensor' | null>(null);
 
   const save = async (event: Event) => {
     event.preventDefault();
@@ -267,6 +264,27 @@ function SensorForm({ sensor, onSaved }: { sensor?: Sensor; onSaved: () => Promi
       setThresholds({ threshold_critically_low: '', threshold_low: '', threshold_high: '', threshold_critically_high: '' });
     }
     if (saved) await onSaved();
+  };
+
+  const remove = async () => {
+    const cascade = deleting !== null && deleting !== 'sensor';
+    setDeleting(null);
+    if (!sensor) return;
+    let refused: ApiError | null = null;
+    const removed = await run(async () => {
+      try {
+        await api.deleteSensor(sensor.sensor_id, cascade);
+      } catch (error) {
+        if (!cascade && error instanceof ApiError && error.status === 409) refused = error;
+        throw error;
+      }
+    }, 'Deleted.');
+    if (removed) return onSaved();
+    // Measurements or actuators are below it: say how many, and offer to delete them with it.
+    if (refused) {
+      setErrors({});
+      setDeleting({ dependents: dependentsOf((refused as ApiError).message) });
+    } else setErrors((current) => ({ _form: `Could not delete: ${current._form ?? 'the service refused'}` }));
   };
 
   const title = sensor ? sensorName(sensor) : 'Add a sensor';
@@ -295,14 +313,31 @@ function SensorForm({ sensor, onSaved }: { sensor?: Sensor; onSaved: () => Promi
         <FormError errors={errors} names={['thresholds']} />
       </fieldset>
       <FormError errors={errors} names={['_form']} />
-      <div class="actions">
-        <button type="submit" disabled={disabled}>
-          {sensor ? 'Save' : 'Add sensor'}
-        </button>
-        <span class="status" role="status">
-          {status}
-        </span>
-      </div>
+      <FormActions submit={sensor ? 'Save' : 'Add sensor'} disabled={disabled} status={status}>
+        {sensor && (
+          <button type="button" class="ghost danger-text" disabled={disabled} onClick={() => setDeleting('sensor')}>
+            Delete
+          </button>
+        )}
+      </FormActions>
+      {sensor && (
+        <ConfirmDialog
+          open={deleting !== null}
+          title={deleting === 'sensor' || deleting === null ? `Delete ${title}?` : `${title} still has data`}
+          confirmLabel={deleting === 'sensor' || deleting === null ? 'Delete' : 'Delete all of it'}
+          onConfirm={remove}
+          onCancel={() => setDeleting(null)}
+        >
+          {deleting === 'sensor' || deleting === null ? (
+            <p>The sensor is removed; a device still posting to it will get “not found”.</p>
+          ) : (
+            <>
+              <p class="dependents">It still has {deleting.dependents}.</p>
+              <p>Delete them with the sensor? This cannot be undone.</p>
+            </>
+          )}
+        </ConfirmDialog>
+      )}
     </form>
   );
 }

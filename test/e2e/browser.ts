@@ -12,6 +12,11 @@ export const withHint = (name: string) => (hasChromium ? name : `${name} — ski
 
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
+/** Every page is checked at both widths. */
+export const WIDTHS = [
+  ['desktop', DESKTOP],
+  ['phone', PHONE],
+] as const;
 export const SCREENSHOTS = new URL('../../test-results/screenshots/', import.meta.url).pathname;
 
 export function launchBrowser(): Promise<Browser> {

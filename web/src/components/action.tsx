@@ -1,0 +1,29 @@
+import { useState } from 'preact/hooks';
+
+/** A button's action: busy while it runs, and what went wrong, in words, when it fails. */
+export function useAction() {
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const act = async (what: string, action: () => Promise<void>) => {
+    setBusy(true);
+    try {
+      await action();
+      setProblem(null);
+    } catch (error) {
+      setProblem(`Could not ${what}: ${(error as Error).message}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, problem, act };
+}
+
+/** The failure of an action, beside its button, announced to screen readers. */
+export function ActionProblem({ problem }: { problem: string | null }) {
+  if (!problem) return null;
+  return (
+    <span class="error" role="alert">
+      {problem}
+    </span>
+  );
+}

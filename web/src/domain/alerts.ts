@@ -1,0 +1,24 @@
+import type { Alert } from '../api/types';
+
+/**
+ * A list of alerts as alert events change it: the changed alert replaces its older self, and
+ * stays only when the list's filter keeps it (an active-only list loses it when it clears).
+ * Newest first, as the service lists them.
+ */
+export function applyAlertChange(alerts: readonly Alert[], changed: Alert, keeps: (alert: Alert) => boolean): Alert[] {
+  const others = alerts.filter((alert) => alert.alert_id !== changed.alert_id);
+  if (!keeps(changed)) return others;
+  const at = others.findIndex((alert) => alert.alert_id < changed.alert_id);
+  return at < 0 ? [...others, changed] : [...others.slice(0, at), changed, ...others.slice(at)];
+}
+
+/** "critically high", "low", "stale": what the alert is about, in words. */
+export function alertKindText(alert: Pick<Alert, 'kind' | 'severity'>): string {
+  if (alert.kind === 'stale') return 'no recent reading';
+  return alert.severity === 'critical' ? `critically ${alert.kind}` : alert.kind;
+}
+
+/** The paging cursor for the next (older) page: the last alert's id, or none when the page was not full. */
+export function nextBefore(page: readonly Alert[], limit: number): number | undefined {
+  return page.length < limit ? undefined : page.at(-1)?.alert_id;
+}

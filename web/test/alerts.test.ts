@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import type { Alert } from '../src/api/types';
+import { alertKindText, applyAlertChange, nextBefore } from '../src/domain/alerts';
+
+const alert = (alert_id: number, change: Partial<Alert> = {}): Alert => ({
+  alert_id,
+  sensor_id: 1,
+  prototype_id: 0,
+  kind: 'high',
+  severity: 'warning',
+  state: 'active',
+  raised_at: '2026-11-24T06:00:00.000Z',
+  cleared_at: null,
+  acknowledged_at: null,
+  acknowledged_by: null,
+  value: 8,
+  peak: 8,
+  last_value: 8,
+  ...change,
+});
+const active = (a: Alert) => a.state === 'active';
+
+describe('applyAlertChange', () => {
+  it('puts a raised alert in its place, newest first', () => {
+    expect(applyAlertChange([alert(5), alert(2)], alert(3), active).map((a) => a.alert_id)).toEqual([5, 3, 2]);
+    expect(applyAlertChange([alert(5)], alert(9), active).map((a) => a.alert_id)).toEqual([9, 5]);
+    expect(applyAlertChange([], alert(1), active).map((a) => a.alert_id)).toEqual([1]);
+  });
+
+  it('replaces an escalated or acknowledged alert', () => {
+    const next = applyAlertChange([alert(5), alert(2)], alert(2, { severity: 'critical' }), active);
+    expect(next.map((a) => [a.alert_id, a.severity])).toEqual([
+      [5, 'warning'],
+      [2, 'critical'],
+    ]);
+  });
+
+  it('drops a cleared alert from a list of active ones, and keeps it in a list of all', () => {
+    const cleared = alert(2, { state: 'cleared', cleared_at: '2026-11-24T06:05:00.000Z' });
+    expect(applyAlertChange([alert(5), alert(2)], cleared, active).map((a) => a.alert_id)).toEqual([5]);
+    expect(applyAlertChange([alert(5), alert(2)], cleared, () => true)[1].state).toBe('cleared');
+  });
+});
+
+describe('alertKindText', () => {
+  it('says what the alert is about', () => {
+    expect(alertKindText({ kind: 'high', severity: 'critical' })).toBe('critically high');
+    expect(alertKindText({ kind: 'low', severity: 'warning' })).toBe('low');
+    expect(alertKindText({ kind: 'stale', severity: 'warning' })).toBe('no recent reading');
+  });
+});
+
+describe('nextBefore', () => {
+  it('pages on from the oldest alert shown while pages are full', () => {
+    expect(nextBefore([alert(9), alert(4)], 2)).toBe(4);
+    expect(nextBefore([alert(9)], 2)).toBeUndefined();
+  });
+});
