@@ -1,3 +1,4 @@
+import type { Thresholds } from '../domain/thresholds.js';
 import type { StoredMeasurement, Store } from '../store/index.js';
 import type { StoredAlert } from '../store/database.js';
 import type { Repositories } from '../store/repositories/index.js';
@@ -16,7 +17,11 @@ export interface EvaluationSettings {
 export interface Evaluation {
   /** False when the sensor no longer exists. */
   exists: boolean;
+  /** True when the evaluation was skipped: another process is evaluating the sensor (see `skipIfBusy`). */
+  busy?: boolean;
   prototypeId: number;
+  /** The sensor's thresholds as read by the evaluation. */
+  thresholds: Thresholds | undefined;
   state: LevelState;
   newest: StoredMeasurement | undefined;
   active: ActiveAlert[];
@@ -66,21 +71,24 @@ export async function evaluateSensor(
   now: number,
   settings: EvaluationSettings,
   seen: readonly number[] = [],
+  /** A time-driven check: skipped where another process is evaluating the sensor already. */
+  skipIfBusy = false,
 ): Promise<Evaluation> {
   return store.transaction(async (tx) => {
     const sensor = await tx.sensors.get(sensorId);
-    if (!sensor) {
-      return {
-        exists: false,
-        prototypeId: -1,
-        state: { level: null, okSince: null },
-        newest: undefined,
-        active: [],
-        events: [],
-        nextCheckAt: undefined,
-      };
-    }
-    const stored = await tx.alerts.lockLevel(sensorId);
+    const nothing: Evaluation = {
+      exists: false,
+      prototypeId: -1,
+      thresholds: undefined,
+      state: { level: null, okSince: null },
+      newest: undefined,
+      active: [],
+      events: [],
+      nextCheckAt: undefined,
+    };
+    if (!sensor) return nothing;
+    const stored = await tx.alerts.lockLevel(sensorId, skipIfBusy);
+    if (!stored) return { ...nothing, exists: true, busy: true };
     const newest = await tx.measurements.last(sensorId);
     const before = await tx.alerts.active([sensorId]);
     const level = sensorLevel(newest, sensor, now, settings.staleAfterMs);
@@ -116,6 +124,12 @@ export async function evaluateSensor(
     return {
       exists: true,
       prototypeId: sensor.prototype_id,
+      thresholds: {
+        threshold_critically_low: sensor.threshold_critically_low,
+        threshold_low: sensor.threshold_low,
+        threshold_high: sensor.threshold_high,
+        threshold_critically_high: sensor.threshold_critically_high,
+      },
       state,
       newest,
       active: after,

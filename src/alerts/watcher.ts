@@ -34,6 +34,8 @@ interface Watched {
 
 /** A failed evaluation is tried again after this long. */
 const RETRY_MS = 5000;
+/** A time-driven check another process was doing is looked at again after this long. */
+const BUSY_RETRY_MS = 1000;
 
 const isNewer = (row: Watched['newest'] & object, than: Watched['newest']) =>
   !than || row.timestamp > than.timestamp || (row.timestamp === than.timestamp && row.measurement_id > than.measurement_id);
@@ -66,6 +68,8 @@ const sameThresholds = (a: Thresholds, b: Thresholds) =>
 export function alertWatcher({ store, bus, now, timers, settings, log }: AlertWatcherDeps) {
   const watched = new Map<number, Watched>();
   const queued = new Set<number>();
+  /** Queued by an alarm alone: a time-driven check, which one process does for all. */
+  const alarmOnly = new Set<number>();
   let running: Promise<void> | undefined;
   let stopped = false;
   const unsubscribe: (() => void)[] = [];
@@ -90,6 +94,11 @@ export function alertWatcher({ store, bus, now, timers, settings, log }: AlertWa
       return;
     }
     if (w.alarm && w.alarm.at <= at) return;
+    setAlarm(sensorId, w, at);
+  }
+
+  /** The sensor's one alarm, at `at`: when it rings, a check that is due is queued, else it is set again. */
+  function setAlarm(sensorId: number, w: Watched, at: number): void {
     if (w.alarm) timers.clear(w.alarm.handle);
     const alarm = {
       at,
@@ -97,15 +106,18 @@ export function alertWatcher({ store, bus, now, timers, settings, log }: AlertWa
         if (w.alarm !== alarm) return;
         w.alarm = undefined;
         const due = dueAt(w);
-        if (due !== undefined && due <= now()) enqueue(sensorId);
+        if (due !== undefined && due <= now()) enqueue(sensorId, true);
         else arm(sensorId, w);
       }, at - now()),
     };
     w.alarm = alarm;
   }
 
-  function enqueue(sensorId: number): void {
+  /** Queues an evaluation; one that only an alarm asked for is skipped where another process is doing it. */
+  function enqueue(sensorId: number, byAlarm = false): void {
     if (stopped) return;
+    if (!byAlarm) alarmOnly.delete(sensorId);
+    else if (!queued.has(sensorId)) alarmOnly.add(sensorId);
     queued.add(sensorId);
     running ??= drain();
   }
@@ -116,18 +128,18 @@ export function alertWatcher({ store, bus, now, timers, settings, log }: AlertWa
     while (!stopped && queued.size > 0) {
       const sensorId = queued.values().next().value as number;
       queued.delete(sensorId);
-      await evaluate(sensorId);
+      await evaluate(sensorId, alarmOnly.delete(sensorId));
     }
     running = undefined;
   }
 
-  async function evaluate(sensorId: number): Promise<void> {
+  async function evaluate(sensorId: number, skipIfBusy: boolean): Promise<void> {
     const w = watched.get(sensorId);
     const seen = w ? w.seen : [];
     if (w) w.seen = [];
     let result: Evaluation;
     try {
-      result = await evaluateOnce(sensorId, seen);
+      result = await evaluateOnce(sensorId, seen, skipIfBusy);
     } catch (error) {
       log.error({ err: error, sensorId }, 'evaluating the alerts of a sensor failed; trying again shortly');
       if (w) w.seen.push(...seen);
@@ -138,8 +150,13 @@ export function alertWatcher({ store, bus, now, timers, settings, log }: AlertWa
       forget(sensorId);
       return;
     }
-    const entry = watched.get(sensorId) ?? track(sensorId, result.prototypeId, undefined);
-    if (!entry) return;
+    if (result.busy) {
+      // Another process is checking this sensor now; its alert events will tell. Looked at again later in case they do not.
+      if (w) setAlarm(sensorId, w, now() + BUSY_RETRY_MS);
+      return;
+    }
+    // A sensor not known here yet (created on another instance, its news not arrived): known from now on.
+    const entry = watched.get(sensorId) ?? track(sensorId, result.prototypeId, result.thresholds as Thresholds);
     if (result.newest && isNewer(result.newest, entry.newest)) entry.newest = result.newest;
     entry.state = result.state;
     entry.active = result.active;
@@ -148,23 +165,16 @@ export function alertWatcher({ store, bus, now, timers, settings, log }: AlertWa
   }
 
   /** One evaluation; a clash on "one active alert per sensor and kind" means another process raised it: evaluate again. */
-  async function evaluateOnce(sensorId: number, seen: readonly number[]): Promise<Evaluation> {
+  async function evaluateOnce(sensorId: number, seen: readonly number[], skipIfBusy: boolean): Promise<Evaluation> {
     try {
-      return await evaluateSensor(store, sensorId, now(), settings, seen);
+      return await evaluateSensor(store, sensorId, now(), settings, seen, skipIfBusy);
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
       return evaluateSensor(store, sensorId, now(), settings, seen);
     }
   }
 
-  function track(sensorId: number, prototypeId: number, thresholds: Thresholds | undefined): Watched | undefined {
-    if (!thresholds) {
-      // Known to the store but not yet here (created on another instance): read it on the next change.
-      void store.sensors.get(sensorId).then((sensor) => {
-        if (sensor && !watched.has(sensorId)) track(sensorId, sensor.prototype_id, thresholdsOf(sensor));
-      });
-      return undefined;
-    }
+  function track(sensorId: number, prototypeId: number, thresholds: Thresholds): Watched {
     const w: Watched = { prototypeId, thresholds, newest: undefined, state: { level: null, okSince: null }, active: [], seen: [] };
     watched.set(sensorId, w);
     return w;
@@ -178,32 +188,63 @@ export function alertWatcher({ store, bus, now, timers, settings, log }: AlertWa
   }
 
   function measured(rows: readonly StoredMeasurement[], relayed: boolean): void {
-    // Most batches are one sensor's: its newest row is found without a map.
-    const newestOf = new Map<number, StoredMeasurement>();
-    for (const row of rows) {
-      const known = newestOf.get(row.sensor_id);
-      if (!known || isNewer(row, known)) newestOf.set(row.sensor_id, row);
+    // Most batches are one sensor's (most of one row): its newest row is found without a map.
+    const first = rows[0];
+    if (!first) return;
+    let newest = first;
+    let oneSensor = true;
+    for (let i = 1; i < rows.length; i++) {
+      const row = rows[i];
+      if (row.sensor_id !== first.sensor_id) {
+        oneSensor = false;
+        break;
+      }
+      if (isNewer(row, newest)) newest = row;
     }
-    for (const [sensorId, row] of newestOf) {
-      const w = watched.get(sensorId);
-      if (!w) {
-        if (!relayed) enqueue(sensorId);
+    if (oneSensor) return newestMeasured(newest, relayed);
+    // A few sensors (a device posting its probes together): a short list beats a map.
+    const few: StoredMeasurement[] = [];
+    let byId: Map<number, StoredMeasurement> | undefined;
+    for (const row of rows) {
+      if (byId) {
+        const known = byId.get(row.sensor_id);
+        if (!known || isNewer(row, known)) byId.set(row.sensor_id, row);
         continue;
       }
-      // A batch of older readings does not move the newest: nothing changes.
-      if (!isNewer(row, w.newest)) continue;
-      w.newest = row;
-      const level = valueLevel(row.value, w.thresholds);
-      if (relayed) {
-        // The committing instance evaluates; this one follows, for its alarms.
-        if (level !== w.state.level) w.state = { level, okSince: level === 'ok' ? now() : null };
-      } else if (level !== w.state.level || w.active.some((a) => a.last_value !== row.value)) {
-        w.seen.push(row.value);
-        if (w.seen.length > 2) w.seen = [Math.min(...w.seen), Math.max(...w.seen)];
-        enqueue(sensorId);
-      }
-      arm(sensorId, w);
+      let k = 0;
+      while (k < few.length && few[k].sensor_id !== row.sensor_id) k++;
+      if (k === few.length) few.push(row);
+      else if (isNewer(row, few[k])) few[k] = row;
+      if (few.length > 16) byId = new Map(few.map((r) => [r.sensor_id, r]));
     }
+    for (const row of byId ? byId.values() : few) newestMeasured(row, relayed);
+  }
+
+  /** One sensor's newest row of a committed batch: compared in memory; an evaluation only when something changes. */
+  function newestMeasured(row: StoredMeasurement, relayed: boolean): void {
+    const sensorId = row.sensor_id;
+    const w = watched.get(sensorId);
+    if (!w) {
+      if (!relayed) enqueue(sensorId);
+      return;
+    }
+    // A batch of older readings does not move the newest: nothing changes.
+    if (!isNewer(row, w.newest)) return;
+    w.newest = row;
+    const level = valueLevel(row.value, w.thresholds);
+    if (relayed) {
+      // The committing instance evaluates; this one follows, for its alarms (a clear may now fall due first).
+      if (level !== w.state.level) {
+        w.state = { level, okSince: level === 'ok' ? now() : null };
+        return arm(sensorId, w);
+      }
+    } else if (level !== w.state.level || w.active.some((a) => a.last_value !== row.value)) {
+      w.seen.push(row.value);
+      if (w.seen.length > 2) w.seen = [Math.min(...w.seen), Math.max(...w.seen)];
+      enqueue(sensorId);
+    }
+    // An alarm set is at or before the new stale instant (which only moves later); it is set again when it rings.
+    if (!w.alarm) arm(sensorId, w);
   }
 
   /** Alert events, from this instance or another: the active alerts known here follow them. */
@@ -212,6 +253,9 @@ export function alertWatcher({ store, bus, now, timers, settings, log }: AlertWa
     if (!w || event === 'acknowledged') return;
     const rest = w.active.filter((a) => a.alert_id !== alert.alert_id);
     w.active = alert.state === 'active' ? [...rest, alert] : rest;
+    // What another process's time-driven check found: the level it stored follows.
+    if (event === 'raised' && alert.kind === 'stale') w.state = { level: 'stale', okSince: null };
+    if (!w.active.some((a) => a.kind !== 'stale')) w.state = { ...w.state, okSince: null };
     arm(alert.sensor_id, w);
   }
 
@@ -256,7 +300,7 @@ export function alertWatcher({ store, bus, now, timers, settings, log }: AlertWa
       const at = now();
       sensors.forEach((sensor, i) => {
         if (watched.has(sensor.sensor_id)) return;
-        const w = track(sensor.sensor_id, sensor.prototype_id, thresholdsOf(sensor)) as Watched;
+        const w = track(sensor.sensor_id, sensor.prototype_id, thresholdsOf(sensor));
         const stored = levelOf.get(sensor.sensor_id);
         w.newest = newest[i];
         w.state = { level: stored?.level ?? null, okSince: stored?.ok_since ?? null };

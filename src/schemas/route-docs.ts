@@ -331,7 +331,8 @@ export const alertDocs = {
     'acknowledgeAlert',
     'Records that someone has seen the alert: acknowledged_at, and acknowledged_by the username of the token ' +
       '(null in AUTH_MODE=open). The first acknowledgement is kept: acknowledging again answers the alert unchanged. ' +
-      'A cleared alert can be acknowledged too. Sends the acknowledged event (event stream, webhooks). ' +
+      'A cleared alert can be acknowledged too. Sends the acknowledged event (event stream, webhooks). It takes no ' +
+      'body: send none, or any JSON (ignored). ' +
       'Needs the modify permission in AUTH_MODE=enforced. 404 when there is no such alert.',
   ),
   status: doc(

@@ -52,6 +52,12 @@ export interface Dialect {
   /** The rows `query` selects, locked against writers until the transaction ends (`for update`). */
   forUpdate<TB extends keyof Database, O>(query: SelectQueryBuilder<Database, TB, O>): SelectQueryBuilder<Database, TB, O>;
   /**
+   * As `forUpdate`, leaving out the rows another transaction has locked (`skip locked`): work
+   * that one process may do for all (a time-driven check) is skipped where another is doing it.
+   * SQLite serves one process, whose transactions take turns: nothing to skip.
+   */
+  forUpdateSkipLocked<TB extends keyof Database, O>(query: SelectQueryBuilder<Database, TB, O>): SelectQueryBuilder<Database, TB, O>;
+  /**
    * Runs `work` holding a lock on the whole table against other writers of it (PostgreSQL reads
    * a snapshot per statement; SQLite runs every statement under its single write lock).
    */

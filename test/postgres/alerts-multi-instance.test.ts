@@ -39,7 +39,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('alerts with several service proce
     const env = { DATABASE_URL: database.url, ALERT_WEBHOOK_URLS: hook.url, STALE_AFTER: '4' };
     [a, b] = await Promise.all([spawnService(env), spawnService(env)]);
     db = bareConnection('postgres', database.url).db;
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
     await db?.destroy();
@@ -60,12 +60,12 @@ describe.runIf(process.env.TEST_DATABASE_URL)('alerts with several service proce
       );
       expect(posts.every((p) => p.status === 200)).toBe(true);
       // The newest value decides; whatever it is, one high alert at most was ever raised (clear-after is a minute).
-      await eventually(async () => (await alertsOf(sensorId)).some((x) => x.kind === 'high'));
-      await eventually(async () => (await json(`${b.url}/alerts?sensor_id=${sensorId}`)).body.length === 1);
+      await eventually(async () => (await alertsOf(sensorId)).some((x) => x.kind === 'high'), 60_000);
+      await eventually(async () => (await json(`${b.url}/alerts?sensor_id=${sensorId}`)).body.length === 1, 60_000);
       const rows = await alertsOf(sensorId);
       expect(rows.filter((x) => x.kind === 'high')).toEqual([{ kind: 'high', state: 'active' }]);
       // Process b hears of the alert raised on either process.
-      const raised = await stream.next((e) => JSON.parse(e.data).event === 'raised');
+      const raised = await stream.next((e) => JSON.parse(e.data).event === 'raised', { timeoutMs: 60_000 });
       expect(JSON.parse(raised.data).alert).toMatchObject({ sensor_id: sensorId, kind: 'high' });
     } finally {
       stream.close();
@@ -92,10 +92,10 @@ describe.runIf(process.env.TEST_DATABASE_URL)('alerts with several service proce
     const stale = await eventually(async () => {
       const got = hook.received.filter((d) => d.body.alert.sensor_id === sensorId);
       return got.length > 0 ? got : undefined;
-    }, 20_000);
+    }, 60_000);
     // Both alarms are set for the same instant; the evaluation that comes second finds the alert raised.
     expect((await json(`${a.url}/alerts?sensor_id=${sensorId}`)).body).toEqual((await json(`${b.url}/alerts?sensor_id=${sensorId}`)).body);
     expect(await alertsOf(sensorId)).toEqual([{ kind: 'stale', state: 'active' }]);
     expect(stale.map((d) => d.body.event)).toEqual(['raised']);
-  }, 40_000);
+  }, 180_000);
 });

@@ -76,4 +76,34 @@ describe.each(storeKinds())('the alert watcher on the ingest path (%s)', (kind) 
       ['high', 'critical', 45, 45],
     ]);
   });
+
+  it('a batch over many sensors evaluates each by its own newest row, once', async () => {
+    const sensors: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const sensor = await store.sensors.create(SENSOR);
+      bus.publish('sensor', { action: 'created', sensor });
+      sensors.push(sensor.sensor_id);
+    }
+    const before = transactions;
+    // Per sensor: an old high reading, then its newest, low for the even sensors and ok for the odd ones.
+    const rows = sensors.flatMap((sensor_id, i) => [
+      { sensor_id, value: 35, timestamp: NOW - 10 },
+      { sensor_id, value: i % 2 === 0 ? 15 : 25, timestamp: NOW },
+    ]);
+    await ingest(rows.reverse());
+    await watcher.idle();
+    expect(transactions).toBe(before + 20);
+    const active = await store.alerts.active(sensors);
+    expect(active.map((a) => a.sensor_id).sort((x, y) => x - y)).toEqual(sensors.filter((_, i) => i % 2 === 0));
+    expect(active.every((a) => a.kind === 'low' && a.value === 15)).toBe(true);
+  });
+  it('a sensor it has not heard of (created by another process) is evaluated and its alert published', async () => {
+    const sensor = await store.sensors.create(SENSOR);
+    const heard: string[] = [];
+    const stop = bus.subscribe('alert', ({ event, alert }) => heard.push(`${event} ${alert.kind} ${alert.sensor_id}`));
+    await ingest([{ sensor_id: sensor.sensor_id, value: 45, timestamp: NOW }]);
+    await watcher.idle();
+    stop();
+    expect(heard).toEqual([`raised high ${sensor.sensor_id}`]);
+  });
 });

@@ -34,6 +34,7 @@ export const postgresDialect: Dialect = {
   },
 
   forUpdate: (query) => query.forUpdate(),
+  forUpdateSkipLocked: (query) => query.forUpdate().skipLocked(),
 
   lockingTable(db, table, work) {
     const locked = async (trx: typeof db) => {

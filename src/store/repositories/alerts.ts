@@ -122,15 +122,18 @@ export function alertRepository(db: Kysely<Database>, dialect: Dialect) {
         .executeTakeFirst();
     },
 
-    /** Inside a transaction: the sensor's evaluated level, its row locked so evaluations of one sensor take turns. */
-    async lockLevel(sensorId: number): Promise<{ level: Level | null; ok_since: number | null }> {
+    /**
+     * Inside a transaction: the sensor's evaluated level, its row locked so evaluations of one
+     * sensor take turns. With `skipLocked`, undefined when another transaction holds it.
+     */
+    async lockLevel(sensorId: number, skipLocked = false): Promise<{ level: Level | null; ok_since: number | null } | undefined> {
       await db
         .insertInto('alert_levels')
         .values({ sensor_id: sensorId, level: null, ok_since: null })
         .onConflict((oc) => oc.column('sensor_id').doNothing())
         .execute();
       const query = db.selectFrom('alert_levels').select(['level', 'ok_since']).where('sensor_id', '=', sensorId);
-      return dialect.forUpdate(query).executeTakeFirstOrThrow();
+      return (skipLocked ? dialect.forUpdateSkipLocked(query) : dialect.forUpdate(query)).executeTakeFirst();
     },
 
     async saveLevel(sensorId: number, level: Level | null, okSince: number | null): Promise<void> {

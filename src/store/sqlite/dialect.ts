@@ -27,6 +27,7 @@ export const sqliteDialect: Dialect = {
   lockRows: async () => {},
   lockingTable: (db, _table, work) => work(db),
   forUpdate: (query) => query,
+  forUpdateSkipLocked: (query) => query,
 
   /**
    * Keeps one of the tied rows on a tie (its bare columns of min()/max(): one pass and no sort,
