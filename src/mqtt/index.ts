@@ -22,7 +22,7 @@ export const SHARE_GROUP = 'sensorhub';
  * shared subscription (the broker deals the messages out among them) keep several commits in
  * flight, which the group commit then joins.
  */
-export const INGEST_LINKS = 8;
+export const INGEST_LINKS = 32;
 
 export interface MqttBridgeDeps {
   settings: MqttSettings;
