@@ -4,18 +4,11 @@ import { manualServiceTimers } from '../helpers/manual-timers.js';
 import { startService, type TestService } from '../helpers/service.js';
 import { storeKinds } from '../helpers/stores.js';
 import { eventually, freePort, type WebhookReceiver, webhookReceiver } from '../helpers/webhook-receiver.js';
+import { temperatureSensorBody } from '../helpers/bodies.js';
 
 const NOW = Date.UTC(2026, 10, 22, 12);
 const iso = (ms: number) => new Date(ms).toISOString();
-const SENSOR = {
-  sensor_type: 'temperature',
-  prototype_id: 0,
-  sensor_unit: 'Celsius',
-  threshold_critically_low: 10,
-  threshold_low: 20,
-  threshold_high: 30,
-  threshold_critically_high: 40,
-};
+const SENSOR = temperatureSensorBody;
 
 /** A port nothing listens on (taken and released). */
 

@@ -1,16 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../helpers/service.js';
 import { scratchDatabase, storeKinds } from '../helpers/stores.js';
+import { temperatureSensorBody } from '../helpers/bodies.js';
 
-const SENSOR = {
-  sensor_type: 'temperature',
-  prototype_id: 0,
-  sensor_unit: 'Celsius',
-  threshold_critically_low: 10,
-  threshold_low: 20,
-  threshold_high: 30,
-  threshold_critically_high: 40,
-};
+const SENSOR = temperatureSensorBody;
 
 describe.each(storeKinds())('alerts across a restart (%s)', (kind) => {
   const services: TestService[] = [];

@@ -8,3 +8,14 @@ export const phSensorBody = {
   threshold_high: 7,
   threshold_critically_high: 14,
 };
+
+/** A temperature sensor on the default prototype, with thresholds 10 ≤ 20 ≤ 30 ≤ 40: what the alert tests post. */
+export const temperatureSensorBody = {
+  sensor_type: 'temperature',
+  prototype_id: 0,
+  sensor_unit: 'Celsius',
+  threshold_critically_low: 10,
+  threshold_low: 20,
+  threshold_high: 30,
+  threshold_critically_high: 40,
+};

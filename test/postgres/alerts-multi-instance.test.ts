@@ -4,6 +4,7 @@ import { type ServiceProcess, spawnService } from '../helpers/process.js';
 import { openStream } from '../helpers/sse.js';
 import { bareConnection, type ScratchDatabase, scratchDatabase } from '../helpers/stores.js';
 import { eventually, type WebhookReceiver, webhookReceiver } from '../helpers/webhook-receiver.js';
+import { temperatureSensorBody } from '../helpers/bodies.js';
 
 const json = async (url: string, method = 'GET', body?: unknown) => {
   const res = await fetch(url, {
@@ -13,15 +14,7 @@ const json = async (url: string, method = 'GET', body?: unknown) => {
   });
   return { status: res.status, body: (await res.json()) as any };
 };
-const SENSOR = {
-  sensor_type: 'temperature',
-  prototype_id: 0,
-  sensor_unit: 'Celsius',
-  threshold_critically_low: 10,
-  threshold_low: 20,
-  threshold_high: 30,
-  threshold_critically_high: 40,
-};
+const SENSOR = temperatureSensorBody;
 
 describe.runIf(process.env.TEST_DATABASE_URL)('alerts with several service processes on one PostgreSQL database', () => {
   let database: ScratchDatabase;
