@@ -37,10 +37,10 @@ export async function* jsonArray(pages: AsyncIterable<readonly StoredMeasurement
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
- * Sends a body that is already the JSON text of the route's response schema — a string, or a
+ * Sends a body that is already the JSON text of the route's response schema — a string, its UTF-8 bytes, or a
  * stream of its text — with the JSON content type. The route's typing expects the objects the
  * schema serializer would write; this is the one place that hands the reply their text instead.
  */
-export function sendJsonText<R>(reply: { type(contentType: string): { send(payload: never): R } }, body: string | Readable): R {
+export function sendJsonText<R>(reply: { type(contentType: string): { send(payload: never): R } }, body: string | Buffer | Readable): R {
   return reply.type(JSON_TYPE).send(body as never);
 }

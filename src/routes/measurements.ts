@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
 import { isoOf } from '../domain/date-time.js';
-import { aggregateBucketJson, jsonArray, measurementJson, sendJsonText } from '../http/json-text.js';
+import { jsonArray, measurementJson, sendJsonText } from '../http/json-text.js';
 import { Deleted, errorResponses } from '../schemas/common.js';
 import { AggregateBucket, AggregateQuery } from '../schemas/history.js';
 import {
@@ -81,8 +81,7 @@ const measurementRoutes: RouteGroup = async (app, { services: { measurements, hi
       response: { 200: Type.Array(AggregateBucket), ...errorResponses(404, 422) },
     },
     // A year of hourly buckets is 8,760 of them: written straight as JSON text in the documented shape.
-    handler: async (request, reply) =>
-      sendJsonText(reply, `[${(await history.aggregate(request.params.sensor_id, request.query)).map(aggregateBucketJson).join(',')}]`),
+    handler: async (request, reply) => sendJsonText(reply, await history.aggregateJson(request.params.sensor_id, request.query)),
   });
 
   app.get('/measurements/:sensor_id/last', {

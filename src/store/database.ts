@@ -80,6 +80,8 @@ export interface HistoryBucketTable {
   last_value: number;
   last_ts: number;
   last_id: number;
+  /** The last write's stamp (see migration 021); left out by writers older than it. */
+  stamp: ColumnType<number, number | undefined, number>;
 }
 
 /** One alert (API.md §11); its prototype is its sensor's, read through the sensor. */

@@ -1,3 +1,5 @@
+import { randomInt } from 'node:crypto';
+import type { Insertable, Selectable } from 'kysely';
 import type { Bucket } from '../history/fold.js';
 import type { HistoryBucketTable } from './database.js';
 
@@ -51,10 +53,20 @@ export const MERGE_ON_CONFLICT =
     pick('max', before('max', '>', '<')),
     pick('first', before('first', null, '<')),
     pick('last', before('last', null, '>')),
+    'stamp = excluded.stamp',
   ].join(', ');
 
-/** A bucket as a row of the table. */
-export function bucketRow(sensorId: number, size: number, b: Bucket): HistoryBucketTable {
+/** The columns an ingest upsert binds: the bucket's, then the commit's stamp. */
+export const STAMPED_BUCKET_COLUMNS = [...BUCKET_COLUMNS, 'stamp'] as const;
+
+/**
+ * A fresh stamp for the bucket rows one transaction writes: random, so that writers in several
+ * processes never draw the same, and never 0 (the stamp of rows older than stamps).
+ */
+export const newBucketStamp = (): number => randomInt(1, 2 ** 48 - 1);
+
+/** A bucket as a row of the table, written with `stamp` (none: the schema before stamps). */
+export function bucketRow(sensorId: number, size: number, b: Bucket, stamp: number | undefined): Insertable<HistoryBucketTable> {
   return {
     sensor_id: sensorId,
     size_ms: size,
@@ -73,11 +85,12 @@ export function bucketRow(sensorId: number, size: number, b: Bucket): HistoryBuc
     last_value: b.last.value,
     last_ts: b.last.ts,
     last_id: b.last.id,
+    ...(stamp === undefined ? {} : { stamp }),
   };
 }
 
 /** A row of the table as a bucket. */
-export function bucketOf(r: HistoryBucketTable): Bucket {
+export function bucketOf(r: Selectable<HistoryBucketTable>): Bucket {
   return {
     start: Number(r.start_ms),
     count: Number(r.row_count),
@@ -142,3 +155,7 @@ export function bucketOfRow(r: BucketRow): Bucket {
     last: { value: r[R.lastValue], ts: r[R.lastTs], id: r[R.lastId] },
   };
 }
+
+/** The stamps of a sensor's daily buckets starting in [from, to), as [start, stamp] pairs in time order. */
+export const dayStampsSql =
+  'select start_ms, stamp from history_buckets where sensor_id = ? and size_ms = ? and start_ms >= ? and start_ms < ? order by start_ms';

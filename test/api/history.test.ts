@@ -1,36 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bucketsOf } from '../../src/history/fold.js';
 import { bucketStart, HOUR } from '../../src/history/sizes.js';
+import { aggregateOfRows, type MeasurementRow } from '../helpers/history.js';
 import { startService, type TestService } from '../helpers/service.js';
 import { storeKinds } from '../helpers/stores.js';
 
-interface Row {
-  measurement_id: number;
-  sensor_id: number;
-  value: number;
-  timestamp: string;
-}
+type Row = MeasurementRow;
 
 const NOW = Date.UTC(2026, 10, 22, 12);
 const at = (h: number, m = 0, s = 0, ms = 0) => Date.UTC(2026, 10, 22, h, m, s, ms);
 const iso = (t: number) => new Date(t).toISOString();
 
-/** Buckets as the endpoint answers them, computed here from the raw rows. */
-function expected(rows: Row[], size: number) {
-  return bucketsOf(
-    rows.map((r) => ({ measurement_id: r.measurement_id, value: r.value, timestamp: Date.parse(r.timestamp) })),
-    size,
-  ).map((b) => ({
-    start: iso(b.start),
-    end: iso(b.start + size),
-    count: b.count,
-    min: b.min.value,
-    max: b.max.value,
-    mean: b.sum / b.count,
-    first: b.first.value,
-    last: b.last.value,
-  }));
-}
+const expected = aggregateOfRows;
 
 describe.each(storeKinds())('GET /measurements/{id}/aggregate (%s)', (kind) => {
   let service: TestService;

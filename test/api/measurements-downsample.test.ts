@@ -1,15 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BucketLayout, bucketCount } from '../../src/domain/buckets.js';
 import { bucketCeil, bucketStart, keptSizeDividing, sizeFittingIn } from '../../src/history/sizes.js';
+import type { MeasurementRow } from '../helpers/history.js';
 import { startService, type TestService } from '../helpers/service.js';
 import { storeKinds } from '../helpers/stores.js';
 
-interface Row {
-  measurement_id: number;
-  sensor_id: number;
-  value: number;
-  timestamp: string;
-}
+type Row = MeasurementRow;
 
 const NOW = Date.UTC(2026, 10, 22, 12);
 const ms = (r: Row) => Date.parse(r.timestamp);

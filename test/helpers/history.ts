@@ -1,6 +1,6 @@
 import { type Kysely, Migrator } from 'kysely';
 import { expect } from 'vitest';
-import type { Bucket } from '../../src/history/fold.js';
+import { type Bucket, bucketsOf } from '../../src/history/fold.js';
 import type { Database, StoredMeasurement } from '../../src/store/database.js';
 import type { Dialect, StoreKind } from '../../src/store/dialect.js';
 import { bucketOf } from '../../src/store/history-sql.js';
@@ -56,4 +56,31 @@ export async function storedBuckets(db: Kysely<Database>, sensorId: number, size
     .orderBy('start_ms')
     .execute();
   return rows.map(bucketOf);
+}
+
+/** A measurement as the API answers it. */
+export interface MeasurementRow {
+  measurement_id: number;
+  sensor_id: number;
+  value: number;
+  timestamp: string;
+}
+
+const iso = (t: number) => new Date(t).toISOString();
+
+/** The aggregate answer for buckets of `size`, computed here from the raw rows they hold. */
+export function aggregateOfRows(rows: readonly MeasurementRow[], size: number) {
+  return bucketsOf(
+    rows.map((r) => ({ measurement_id: r.measurement_id, value: r.value, timestamp: Date.parse(r.timestamp) })),
+    size,
+  ).map((b) => ({
+    start: iso(b.start),
+    end: iso(b.start + size),
+    count: b.count,
+    min: b.min.value,
+    max: b.max.value,
+    mean: b.sum / b.count,
+    first: b.first.value,
+    last: b.last.value,
+  }));
 }

@@ -97,7 +97,7 @@ export function historyBucketsMigration(dialect: Dialect, log: MigrationLog): Mi
       );
       // Ids past what SQLite's packed keys hold: the rows are walked in JavaScript instead (slower, same buckets).
       const inStore = dialect.kind === 'postgres' || maxId < PACKED_ID_LIMIT;
-      const history = historyRepository(db, dialect);
+      const history = historyRepository(db, dialect, { stamped: false });
       let done = 0;
       let lastReport = began;
       for (const sensor of sensors) {

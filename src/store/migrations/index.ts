@@ -7,6 +7,7 @@ import { noNulMigration } from './004_no_nul.js';
 import { historyBucketsMigration, type MigrationLog } from './010_history_buckets.js';
 import { measurementsCheckMigration } from './011_measurements_check.js';
 import { alertsMigration } from './020_alerts.js';
+import { bucketStampsMigration } from './021_bucket_stamps.js';
 
 /**
  * Migrations are code, not files found at run time, so the built service carries them. Names sort
@@ -22,6 +23,7 @@ export function migrationProvider(dialect: Dialect, log: MigrationLog = () => {}
     '010_history_buckets': historyBucketsMigration(dialect, log),
     '011_measurements_check': measurementsCheckMigration(dialect.kind, log),
     '020_alerts': alertsMigration(dialect.schema),
+    '021_bucket_stamps': bucketStampsMigration(),
   };
   return { getMigrations: async () => migrations };
 }

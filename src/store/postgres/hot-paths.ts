@@ -1,6 +1,15 @@
 import type pg from 'pg';
 import { KEPT_SIZES } from '../../history/sizes.js';
-import { BUCKET_COLUMNS, type BucketRead, bucketReadSql, type BucketRow, MERGE_ON_CONFLICT } from '../history-sql.js';
+import {
+  type BucketRead,
+  bucketReadSql,
+  type BucketRow,
+  dayStampsSql,
+  MERGE_ON_CONFLICT,
+  newBucketStamp,
+  STAMPED_BUCKET_COLUMNS,
+} from '../history-sql.js';
+import { DAY } from '../../history/sizes.js';
 import type { NewMeasurement, StoredActuator, StoredMeasurement } from '../database.js';
 
 /**
@@ -8,6 +17,12 @@ import type { NewMeasurement, StoredActuator, StoredMeasurement } from '../datab
  * plans them once, and they skip the query builder's per-call work. Ingest sends a batch as three
  * arrays, one statement whatever its size.
  */
+/** A statement with `?` placeholders in PostgreSQL's numbered form. */
+function numbered(text: string): string {
+  let n = 0;
+  return text.replace(/\?/g, () => `$${++n}`);
+}
+
 export function postgresHotPaths(pool: pg.Pool) {
   const last = {
     name: 'sensorhub_last_measurement',
@@ -31,7 +46,7 @@ export function postgresHotPaths(pool: pg.Pool) {
       'sized as (select ins.*, z.size, ms - (((ms % z.size) + z.size) % z.size) as start ' +
       `from ins cross join (values ${KEPT_SIZES.map((s) => `(${s}::int8)`).join(', ')}) as z(size)), ` +
       'up as (insert into history_buckets as b (' +
-      BUCKET_COLUMNS.join(', ') +
+      STAMPED_BUCKET_COLUMNS.join(', ') +
       ') ' +
       'select sensor_id, size, start, count(*), sum(value), ' +
       [
@@ -39,6 +54,7 @@ export function postgresHotPaths(pool: pg.Pool) {
         point('max', 'value desc, ms, measurement_id'),
         point('first', 'ms, measurement_id'),
         point('last', 'ms desc, measurement_id desc'),
+        '$4::int8',
       ].join(', ') +
       ' from sized group by sensor_id, size, start order by sensor_id, size, start ' +
       MERGE_ON_CONFLICT +
@@ -46,16 +62,22 @@ export function postgresHotPaths(pool: pg.Pool) {
       'select measurement_id from ins',
   };
 
-  const bucketRead = (read: BucketRead) => {
-    let n = 0;
-    return { name: `sensorhub_bucket_rows_${read}`, text: bucketReadSql(read).replace(/\?/g, () => `$${++n}`), rowMode: 'array' };
-  };
+  const bucketRead = (read: BucketRead) => ({
+    name: `sensorhub_bucket_rows_${read}`,
+    text: numbered(bucketReadSql(read)),
+    rowMode: 'array',
+  });
   const bucketReads = { whole: bucketRead('whole'), values: bucketRead('values'), extremes: bucketRead('extremes') };
+  const dayStamps = { name: 'sensorhub_day_stamps', text: numbered(dayStampsSql), rowMode: 'array' };
 
   return {
     /** A sensor's kept buckets of `size` starting in [from, to), in time order, as arrays of the columns of `read`. */
     async bucketRows(read: BucketRead, sensorId: number, size: number, from: number, to: number): Promise<BucketRow[]> {
       return (await pool.query<BucketRow>({ ...bucketReads[read], values: [sensorId, size, from, to] })).rows;
+    },
+    /** The stamps of a sensor's daily buckets starting in [from, to), as [start, stamp] pairs in time order. */
+    async dayStamps(sensorId: number, from: number, to: number): Promise<[number, number][]> {
+      return (await pool.query<[number, number]>({ ...dayStamps, values: [sensorId, DAY, from, to] })).rows;
     },
     async lastMeasurement(sensorId: number): Promise<StoredMeasurement | undefined> {
       return (await pool.query<StoredMeasurement>({ ...last, values: [sensorId] })).rows[0];
@@ -67,7 +89,7 @@ export function postgresHotPaths(pool: pg.Pool) {
     async insert(rows: readonly NewMeasurement[]): Promise<StoredMeasurement[]> {
       const result = await pool.query<{ measurement_id: number }>({
         ...insert,
-        values: [rows.map((r) => r.sensor_id), rows.map((r) => r.value), rows.map((r) => r.timestamp)],
+        values: [rows.map((r) => r.sensor_id), rows.map((r) => r.value), rows.map((r) => r.timestamp), newBucketStamp()],
       });
       const ids = result.rows.map((r) => r.measurement_id).sort((a, b) => a - b);
       return rows.map((r, i) => ({ measurement_id: ids[i], sensor_id: r.sensor_id, value: r.value, timestamp: r.timestamp }));

@@ -38,7 +38,7 @@ export async function openPostgresStore(databaseUrl: string, options: OpenStoreO
     sensors: known.sensors,
     measurements: { ...repos.measurements, last: polled.lastMeasurement },
     actuators: { ...repos.actuators, get: polled.actuator },
-    history: { ...repos.history, bucketRows: hot.bucketRows },
+    history: { ...repos.history, bucketRows: hot.bucketRows, dayStamps: hot.dayStamps },
     dialect,
     db,
     polled,

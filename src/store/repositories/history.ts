@@ -1,9 +1,9 @@
-import { type Kysely, sql } from 'kysely';
+import { type Insertable, type Kysely, sql } from 'kysely';
 import { type Bucket, bucketsOf, bucketStream, foldBuckets } from '../../history/fold.js';
 import { bucketStart, DAY, FIVE_MINUTES, HOUR, KEPT_SIZES } from '../../history/sizes.js';
 import type { Database, HistoryBucketTable } from '../database.js';
 import type { Dialect } from '../dialect.js';
-import { type BucketRead, BUCKET_READS, bucketOf, bucketRow, type BucketRow } from '../history-sql.js';
+import { type BucketRead, BUCKET_READS, bucketOf, bucketRow, type BucketRow, newBucketStamp } from '../history-sql.js';
 import { measurementRepository } from './measurements.js';
 
 /** Raw rows before this instant (a UTC midnight, epoch ms) have been retired; their buckets are the record. */
@@ -26,10 +26,15 @@ export interface RebuildProgress {
  * exact when raw rows go away. Ingest adds to them in its own commit (see the group commits);
  * everything here runs inside the caller's transaction when given a transaction's `db`.
  */
-export function historyRepository(db: Kysely<Database>, dialect: Dialect) {
+/**
+ * `stamped: false` writes buckets without stamps, for the migration that builds buckets before
+ * the stamp column exists.
+ */
+export function historyRepository(db: Kysely<Database>, dialect: Dialect, { stamped = true } = {}) {
   const measurements = measurementRepository(db, dialect);
+  const stampOfWrite = () => (stamped ? newBucketStamp() : undefined);
 
-  async function insertBuckets(rows: HistoryBucketTable[]): Promise<void> {
+  async function insertBuckets(rows: Insertable<HistoryBucketTable>[]): Promise<void> {
     for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
       await db
         .insertInto('history_buckets')
@@ -52,14 +57,20 @@ export function historyRepository(db: Kysely<Database>, dialect: Dialect) {
     return (await inRange(sensorId, size, from, to).selectAll().execute()).map(bucketOf);
   }
 
-  async function write(sensorId: number, size: number, start: number, bucket: Bucket | undefined): Promise<void> {
+  async function write(
+    sensorId: number,
+    size: number,
+    start: number,
+    bucket: Bucket | undefined,
+    stamp: number | undefined,
+  ): Promise<void> {
     await db
       .deleteFrom('history_buckets')
       .where('sensor_id', '=', sensorId)
       .where('size_ms', '=', size)
       .where('start_ms', '=', start)
       .execute();
-    if (bucket) await insertBuckets([bucketRow(sensorId, size, bucket)]);
+    if (bucket) await insertBuckets([bucketRow(sensorId, size, bucket, stamp)]);
   }
 
   async function retiredBefore(): Promise<number> {
@@ -92,6 +103,12 @@ export function historyRepository(db: Kysely<Database>, dialect: Dialect) {
       const columns = BUCKET_READS[read];
       const rows = await inRange(sensorId, size, from, to).select(columns).execute();
       return rows.map((r) => columns.map((c) => Number(r[c])));
+    },
+
+    /** The stamps of a sensor's daily buckets starting in [from, to), as [start, stamp] pairs in time order. */
+    async dayStamps(sensorId: number, from: number, to: number): Promise<[number, number][]> {
+      const rows = await inRange(sensorId, DAY, from, to).select(['start_ms', 'stamp']).execute();
+      return rows.map((r) => [Number(r.start_ms), Number(r.stamp)]);
     },
 
     /** The span the sensor's history covers, from its first measurement to just after its last; undefined without history. */
@@ -139,18 +156,19 @@ export function historyRepository(db: Kysely<Database>, dialect: Dialect) {
       const all = [...keysBySize.values()].flatMap((m) => [...m.values()]);
       all.sort((a, b) => a.sensorId - b.sensorId || a.size - b.size || a.start - b.start);
       await lockBuckets(all);
+      const stamp = stampOfWrite();
       for (const { sensorId, start } of keysBySize.get(FIVE_MINUTES)?.values() ?? []) {
         const rows = [];
         for await (const page of measurements.walkWindow(sensorId, { start, end: start + FIVE_MINUTES, endInclusive: false }))
           rows.push(...page);
-        await write(sensorId, FIVE_MINUTES, start, bucketsOf(rows, FIVE_MINUTES)[0]);
+        await write(sensorId, FIVE_MINUTES, start, bucketsOf(rows, FIVE_MINUTES)[0], stamp);
       }
       for (const [size, finer] of [
         [HOUR, FIVE_MINUTES],
         [DAY, HOUR],
       ] as const) {
         for (const { sensorId, start } of keysBySize.get(size)?.values() ?? []) {
-          await write(sensorId, size, start, foldBuckets(await buckets(sensorId, finer, start, start + size), size)[0]);
+          await write(sensorId, size, start, foldBuckets(await buckets(sensorId, finer, start, start + size), size)[0], stamp);
         }
       }
     },
@@ -191,9 +209,10 @@ export function historyRepository(db: Kysely<Database>, dialect: Dialect) {
       if (start !== undefined) del = del.where('start_ms', '>=', start);
       if (to !== undefined) del = del.where('start_ms', '<', to);
       await del.execute();
-      const pending: HistoryBucketTable[] = [];
+      const pending: Insertable<HistoryBucketTable>[] = [];
       const done: RebuildProgress = { rows: 0, buckets: 0 };
-      const stream = bucketStream(KEPT_SIZES, (size, bucket) => pending.push(bucketRow(sensorId, size, bucket)));
+      const stamp = stampOfWrite();
+      const stream = bucketStream(KEPT_SIZES, (size, bucket) => pending.push(bucketRow(sensorId, size, bucket, stamp)));
       for await (const page of measurements.walkWindow(sensorId, { start, end: to, endInclusive: false })) {
         for (const row of page) stream.push(row);
         done.rows += page.length;

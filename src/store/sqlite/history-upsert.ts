@@ -3,7 +3,7 @@ import type { Bucket } from '../../history/fold.js';
 import { bucketStart, KEPT_SIZES } from '../../history/sizes.js';
 import { addPoint, type Point, pointOf, summaryOfPoint } from '../../history/summary.js';
 import type { StoredMeasurement } from '../database.js';
-import { BUCKET_COLUMNS, MERGE_ON_CONFLICT } from '../history-sql.js';
+import { MERGE_ON_CONFLICT, newBucketStamp, STAMPED_BUCKET_COLUMNS } from '../history-sql.js';
 
 interface Touched {
   sensorId: number;
@@ -28,7 +28,7 @@ interface SensorBuckets {
  */
 export function sqliteHistoryUpsert(sqlite: SQLite.Database) {
   const upsert = sqlite.prepare(
-    `insert into history_buckets as b (${BUCKET_COLUMNS.join(', ')}) values (${BUCKET_COLUMNS.map(() => '?').join(', ')}) ${MERGE_ON_CONFLICT}`,
+    `insert into history_buckets as b (${STAMPED_BUCKET_COLUMNS.join(', ')}) values (${STAMPED_BUCKET_COLUMNS.map(() => '?').join(', ')}) ${MERGE_ON_CONFLICT}`,
   );
   const sizes = KEPT_SIZES.length;
   return function addToHistory(rows: readonly StoredMeasurement[]): void {
@@ -62,6 +62,7 @@ export function sqliteHistoryUpsert(sqlite: SQLite.Database) {
         addPoint(entry.bucket, point);
       }
     }
+    const stamp = newBucketStamp();
     for (const { sensorId, size, bucket: b } of touched) {
       upsert.run(
         sensorId,
@@ -81,6 +82,7 @@ export function sqliteHistoryUpsert(sqlite: SQLite.Database) {
         b.last.value,
         b.last.ts,
         b.last.id,
+        stamp,
       );
     }
   };

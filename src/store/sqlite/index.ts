@@ -56,7 +56,11 @@ export async function openSqliteStore(databaseUrl: string, options: OpenStoreOpt
         : repos.measurements,
     actuators: cache ? { ...repos.actuators, get: async (actuatorId: number) => cache.actuator(actuatorId) } : repos.actuators,
     history: reader
-      ? { ...repos.history, bucketRows: async (...args: Parameters<SqliteReader['bucketRows']>) => reader.bucketRows(...args) }
+      ? {
+          ...repos.history,
+          bucketRows: async (...args: Parameters<SqliteReader['bucketRows']>) => reader.bucketRows(...args),
+          dayStamps: async (...args: Parameters<SqliteReader['dayStamps']>) => reader.dayStamps(...args),
+        }
       : repos.history,
     dialect,
     db,

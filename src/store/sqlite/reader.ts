@@ -1,7 +1,8 @@
 import SQLite from 'better-sqlite3';
 import type { TimeWindow } from '../../domain/time-window.js';
 import type { StoredActuator, StoredMeasurement } from '../database.js';
-import { type BucketRead, bucketReadSql, type BucketRow } from '../history-sql.js';
+import { DAY } from '../../history/sizes.js';
+import { type BucketRead, bucketReadSql, type BucketRow, dayStampsSql } from '../history-sql.js';
 
 /**
  * The hottest reads on SQLite — what pump controllers and dashboards poll — as prepared
@@ -32,6 +33,8 @@ export function sqliteReader(file: string) {
     extremes: db.prepare(bucketReadSql('extremes')).raw(),
   };
 
+  const dayStamps = db.prepare(dayStampsSql).raw();
+
   return {
     lastMeasurement(sensorId: number): StoredMeasurement | undefined {
       return last.get(sensorId) as StoredMeasurement | undefined;
@@ -59,6 +62,10 @@ export function sqliteReader(file: string) {
     /** A sensor's kept buckets of `size` starting in [from, to), in time order, as arrays of the columns of `read`. */
     bucketRows(read: BucketRead, sensorId: number, size: number, from: number, to: number): BucketRow[] {
       return buckets[read].all(sensorId, size, from, to) as BucketRow[];
+    },
+    /** The stamps of a sensor's daily buckets starting in [from, to), as [start, stamp] pairs in time order. */
+    dayStamps(sensorId: number, from: number, to: number): [number, number][] {
+      return dayStamps.all(sensorId, DAY, from, to) as [number, number][];
     },
     sensorExists(sensorId: number): boolean {
       return sensor.get(sensorId) !== undefined;
