@@ -41,6 +41,26 @@ function* rows(total: number, now: number): Generator<[number, number, number]> 
   for (let i = 0; i < rest; i++) yield [2 + (i % (SENSORS - 1)), 6 + Math.cos(i / 700), now - YEAR + Math.floor((i * YEAR) / rest)];
 }
 
+/**
+ * Posts measurements of sensor 1 into past days of its year while a read runs, each into another
+ * day: every one changes the buckets of a day the read answers, as late data from a device that
+ * was offline does.
+ */
+const LATE_PER_S = 5;
+function lateWriter(url: string, now: number): { stop(): void } {
+  let n = 0;
+  const timer = setInterval(() => {
+    n++;
+    const timestamp = new Date(now - 1000 - ((n * 86_413_000) % (YEAR - 2 * 86_400_000))).toISOString();
+    fetch(`${url}/measurements`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ sensor_id: 1, value: 21, timestamp }),
+    }).catch((error: unknown) => log(`late measurement refused: ${String(error)}`));
+  }, 1000 / LATE_PER_S);
+  return { stop: () => clearInterval(timer) };
+}
+
 async function scratchUrl(store: string, folder: string, name: string): Promise<{ url: string; drop(): Promise<void> }> {
   if (store === 'sqlite') return { url: `sqlite:${folder}/${name}.db`, drop: async () => {} };
   const admin = new pg.Client({ connectionString: pgAdminUrl });
@@ -107,14 +127,17 @@ async function main(): Promise<void> {
           try {
             const start = new Date(now - YEAR).toISOString();
             const end = new Date(now).toISOString();
-            for (const [name, path] of [
-              [
-                'GET /measurements/1/aggregate?bucket=1h, one year',
-                `/measurements/1/aggregate?bucket=1h&start_time=${start}&end_time=${end}`,
-              ],
-              ['GET /measurements/1?max_points=1000, one year', `/measurements/1?max_points=1000&start_time=${start}&end_time=${end}`],
-            ]) {
+            const hourly = `/measurements/1/aggregate?bucket=1h&start_time=${start}&end_time=${end}`;
+            const points = `/measurements/1?max_points=1000&start_time=${start}&end_time=${end}`;
+            for (const [name, path, withLateData] of [
+              ['GET /measurements/1/aggregate?bucket=1h, one year', hourly, false],
+              ['GET /measurements/1?max_points=1000, one year', points, false],
+              [`GET /measurements/1/aggregate?bucket=1h, one year, ${LATE_PER_S} late measurements/s into past days`, hourly, true],
+              [`GET /measurements/1?max_points=1000, one year, ${LATE_PER_S} late measurements/s into past days`, points, true],
+            ] as const) {
+              const late = withLateData ? lateWriter(service.url, now) : undefined;
               const result = await load({ url: service.url + path, connections: 1, durationS: duration });
+              late?.stop();
               const clean = result.errors === 0 && result.non2xx === 0 ? '' : ` (${result.errors} errors, ${result.non2xx} non-2xx)`;
               table.push([
                 label,
