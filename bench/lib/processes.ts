@@ -43,11 +43,15 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** The built service (dist/server.js) on a free port; resolves once /healthz answers. */
+/**
+ * The built service (dist/server.js) on a free port; resolves once /healthz answers.
+ * BENCH_SERVICE_NODE_ARGS adds options to its node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+ */
 export async function startService(env: Record<string, string>): Promise<Running> {
   const port = await freePort();
+  const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = stopOnExit(
-    spawn(process.execPath, ['dist/server.js'], {
+    spawn(process.execPath, [...nodeArgs, 'dist/server.js'], {
       cwd: ROOT,
       env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: String(port) },
       stdio: ['ignore', 'inherit', 'inherit'],

@@ -26,7 +26,7 @@ export interface LiveEventsOptions {
   recent?: Partial<RecentEventsLimits>;
 }
 
-export const DEFAULT_STREAM_LIMITS: StreamLimits = { maxBacklogBytes: 1024 * 1024, heartbeatMs: 15_000 };
+export const DEFAULT_STREAM_LIMITS: StreamLimits = { maxBacklogBytes: 1024 * 1024, heartbeatMs: 15_000, coalesceMs: 15 };
 /** About a minute of heavy traffic; enough for a client to reconnect after a network blip. */
 export const DEFAULT_RECENT_LIMITS: RecentEventsLimits = { maxEvents: 10_000, maxBytes: 16 * 1024 * 1024 };
 

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { type Subscription, wants } from './filter.js';
 import type { LiveEvent } from './feed.js';
 import { sseComment } from './sse.js';
+import { systemTimers, type Timers } from './timers.js';
 
 export interface StreamLimits {
   /**
@@ -11,11 +12,20 @@ export interface StreamLimits {
   maxBacklogBytes: number;
   /** How often a comment is written to every stream (proxies and idle limits close silent ones). */
   heartbeatMs: number;
+  /**
+   * Events that come within this long of the last write to the streams wait and go out together
+   * at its end. Each write to a stream is a system call that also wakes the reader: a thousand
+   * streams at two hundred events a second are 200,000 of them, more than two cores make, and
+   * then every event queues behind the others. An event after a quiet spell goes out at once.
+   */
+  coalesceMs: number;
 }
 
 interface Client {
   res: ServerResponse;
   subscription: Subscription;
+  /** Text waiting for the next flush, in the order it came. */
+  pending: string;
 }
 
 /**
@@ -23,7 +33,10 @@ interface Client {
  * its buffers, and one whose backlog would pass the bound is disconnected (it reconnects with
  * `Last-Event-ID` and resumes), so a stalled reader neither grows memory nor slows the others.
  */
-export function streamRegistry({ maxBacklogBytes, heartbeatMs }: StreamLimits) {
+export function streamRegistry(
+  { maxBacklogBytes, heartbeatMs, coalesceMs }: StreamLimits,
+  { timers = systemTimers, now = () => performance.now() }: { timers?: Timers; now?: () => number } = {},
+) {
   const clients = new Set<Client>();
   // Indexed by what each stream named, so an event visits only the streams it may concern, not
   // every open one: a stream that named sensors is found by them, one that named only a
@@ -64,9 +77,19 @@ export function streamRegistry({ maxBacklogBytes, heartbeatMs }: StreamLimits) {
 
   /** The streams an event about this scope may concern (each once). */
   function candidates(scope: LiveEvent['scope']): Iterable<Client> {
-    const found = new Set<Client>(unfiltered);
-    for (const id of scope.sensorIds) for (const client of bySensor.get(id) ?? []) found.add(client);
-    for (const id of scope.prototypeIds) for (const client of byPrototype.get(id) ?? []) found.add(client);
+    const sources: Set<Client>[] = unfiltered.size > 0 ? [unfiltered] : [];
+    for (const id of scope.sensorIds) {
+      const set = bySensor.get(id);
+      if (set) sources.push(set);
+    }
+    for (const id of scope.prototypeIds) {
+      const set = byPrototype.get(id);
+      if (set) sources.push(set);
+    }
+    // The common case, one set (streams of one sensor): no copy of a thousand entries per event.
+    if (sources.length <= 1) return sources[0] ?? [];
+    const found = new Set<Client>();
+    for (const set of sources) for (const client of set) found.add(client);
     return found;
   }
   let cutOff = 0;
@@ -89,9 +112,44 @@ export function streamRegistry({ maxBacklogBytes, heartbeatMs }: StreamLimits) {
     return true;
   }
 
+  const waiting = new Set<Client>();
+  let flushTimer: unknown;
+  let lastFlush = -Infinity;
+
+  function flush(): void {
+    flushTimer = undefined;
+    lastFlush = now();
+    for (const client of waiting) {
+      const text = client.pending;
+      client.pending = '';
+      write(client, text);
+    }
+    waiting.clear();
+  }
+
+  /**
+   * Sends the texts of one event (or comment) to its clients: at once after a quiet spell, else
+   * at the end of the coalescing window, behind what already waits.
+   */
+  function send(targets: Iterable<Client>, textFor: (client: Client) => string | undefined): void {
+    const at = now();
+    const atOnce = flushTimer === undefined && at - lastFlush >= coalesceMs;
+    for (const client of targets) {
+      const text = textFor(client);
+      if (text === undefined) continue;
+      if (atOnce) write(client, text);
+      else {
+        client.pending += text;
+        waiting.add(client);
+      }
+    }
+    if (atOnce) lastFlush = at;
+    else if (flushTimer === undefined && waiting.size > 0) flushTimer = timers.set(flush, lastFlush + coalesceMs - at);
+  }
+
   function beat(): void {
     const comment = sseComment('keep-alive');
-    for (const client of clients) write(client, comment);
+    send(clients, () => comment);
   }
 
   return {
@@ -101,11 +159,14 @@ export function streamRegistry({ maxBacklogBytes, heartbeatMs }: StreamLimits) {
         res.end();
         return;
       }
-      const client: Client = { res, subscription };
+      const client: Client = { res, subscription, pending: '' };
       opened++;
       clients.add(client);
       index(client);
-      res.once('close', () => remove(client));
+      res.once('close', () => {
+        remove(client);
+        waiting.delete(client);
+      });
       for (const text of first) if (!write(client, text)) return;
       if (!heartbeat) {
         heartbeat = setInterval(beat, heartbeatMs);
@@ -114,16 +175,14 @@ export function streamRegistry({ maxBacklogBytes, heartbeatMs }: StreamLimits) {
     },
 
     deliver(event: LiveEvent): void {
-      for (const client of candidates(event.scope)) {
-        if (!wants(client.subscription, event.type, event.scope)) continue;
-        const text = event.textFor(client.subscription);
-        if (text !== undefined) write(client, text);
-      }
+      send(candidates(event.scope), (client) =>
+        wants(client.subscription, event.type, event.scope) ? event.textFor(client.subscription) : undefined,
+      );
     },
 
     /** The same text to every stream, whatever it filters (a `reset`). */
     broadcast(text: string): void {
-      for (const client of clients) write(client, text);
+      send(clients, () => text);
     },
 
     /** Streams opened since start (open or not now). */
@@ -146,6 +205,8 @@ export function streamRegistry({ maxBacklogBytes, heartbeatMs }: StreamLimits) {
       closed = true;
       clearInterval(heartbeat);
       heartbeat = undefined;
+      if (flushTimer !== undefined) timers.clear(flushTimer);
+      flush();
       for (const client of [...clients]) {
         remove(client);
         client.res.end();
