@@ -7,6 +7,11 @@ import { bucketStart } from './sizes.js';
 export type ExtremesRow = readonly number[];
 export const E = { start: 0, count: 1, minValue: 2, minTs: 3, minId: 4, maxValue: 5, maxTs: 6, maxId: 7 } as const;
 
+/** One stored measurement as an extremes row of its own: its time as the start, itself as lowest and highest. */
+export function extremesRowOf(m: { measurement_id: number; value: number; timestamp: number }): ExtremesRow {
+  return [m.timestamp, 1, m.value, m.timestamp, m.measurement_id, m.value, m.timestamp, m.measurement_id];
+}
+
 /** A point of a series: a stored measurement's id, time and value. */
 export interface ExtremePoint {
   id: number;

@@ -1,7 +1,7 @@
 import { BucketLayout } from '../domain/buckets.js';
 import { parseDuration } from '../domain/duration.js';
 import type { TimeWindow } from '../domain/time-window.js';
-import { E, extremesPerBucket } from '../history/extremes.js';
+import { E, extremesPerBucket, type ExtremesRow, extremesRowOf } from '../history/extremes.js';
 import { dayCache, jsonArrayOf, rowsOf, type Stretch } from '../history/day-cache.js';
 import { type Bucket, bucketStream, foldBuckets } from '../history/fold.js';
 import {
@@ -157,9 +157,10 @@ export function historyService({ store, now }: ServiceDeps) {
     /**
      * `max_points` over a window, from the buckets when that reads fewer rows than the raw rows:
      * the window is cut into at most max_points/2 aligned buckets of a multiple of a kept size,
-     * each whole bucket inside the window gives its lowest and highest measurement, and the two
-     * partial buckets at the edges are computed from raw rows. Undefined: the raw path is cheaper
-     * (or the window holds no more than max_points rows and is answered whole).
+     * each giving its lowest and highest measurement. The kept buckets wholly inside the window
+     * give theirs; the two partial kept buckets at its edges are read from raw rows (under one
+     * kept size of them each) and join the edge buckets as points of their own. Undefined: the raw
+     * path is cheaper (or the window holds no more than max_points rows and is answered whole).
      */
     async downsampled(sensorId: number, window: TimeWindow, maxPoints: number): Promise<StoredMeasurement[] | undefined> {
       const bounds = await boundsOf(sensorId, window);
@@ -168,24 +169,25 @@ export function historyService({ store, now }: ServiceDeps) {
       const size = sizeFittingIn(start, end, Math.max(1, Math.floor(maxPoints / 2)));
       if (size === undefined) return undefined;
       const kept = keptSizeDividing(size);
-      const innerStart = bucketCeil(start, size);
-      const innerEnd = bucketStart(end, size);
-      if (kept === undefined || innerStart >= innerEnd) return undefined;
-      const rows = rowsOf(await keptStretches('extremes', sensorId, kept, innerStart, innerEnd));
+      if (kept === undefined || bucketCeil(start, size) >= bucketStart(end, size)) return undefined;
+      const keptStart = bucketCeil(start, kept);
+      const keptEnd = bucketStart(end, kept);
+      const rows = rowsOf(await keptStretches('extremes', sensorId, kept, keptStart, keptEnd));
       let inner = 0;
       for (const r of rows) inner += r[E.count];
       if (inner <= maxPoints || rows.length >= inner) return undefined;
-      const edge = async (edgeWindow: TimeWindow, first: number, last: number) =>
-        first > last ? [] : store.measurements.extremesPerBucket(sensorId, edgeWindow, new BucketLayout(first, last, 1), 1);
-      const head = await edge({ start, end: innerStart, endInclusive: false }, start, innerStart - 1);
-      const tail = await edge({ start: innerEnd, end: window.end, endInclusive: window.endInclusive }, innerEnd, end - 1);
-      const extremes = extremesPerBucket(rows, size).map((p) => ({
+      const edge = async (edgeWindow: TimeWindow, first: number, last: number): Promise<ExtremesRow[]> =>
+        first > last
+          ? []
+          : (await store.measurements.extremesPerBucket(sensorId, edgeWindow, new BucketLayout(first, last, 1), 1)).map(extremesRowOf);
+      const head = await edge({ start, end: keptStart, endInclusive: false }, start, keptStart - 1);
+      const tail = await edge({ start: keptEnd, end: window.end, endInclusive: window.endInclusive }, keptEnd, end - 1);
+      return extremesPerBucket([...head, ...rows, ...tail], size).map((p) => ({
         measurement_id: p.id,
         sensor_id: sensorId,
         value: p.value,
         timestamp: p.ts,
       }));
-      return [...head, ...extremes, ...tail];
     },
   };
 }
