@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { type Subscription, wants } from './filter.js';
 import type { LiveEvent } from './feed.js';
 import { sseComment } from './sse.js';
+import type { Timers } from './timers.js';
 
 export interface StreamLimits {
   /**
@@ -13,18 +14,41 @@ export interface StreamLimits {
   heartbeatMs: number;
 }
 
+/** Whose token opened a stream (AUTH_MODE=enforced): the stream lasts as long as the token is valid. */
+export interface StreamHolder {
+  userId: number;
+  /** The user's token generation the token was issued in. */
+  generation: number;
+  /** When the token expires (ms since the epoch). */
+  expiresAt: number;
+}
+
 interface Client {
   res: ServerResponse;
   subscription: Subscription;
+  holder?: StreamHolder;
+  /** The alarm that ends the stream when its token expires. */
+  expiry?: unknown;
+}
+
+/** The clock a registry ends streams by, when their tokens expire. */
+export interface StreamClock {
+  timers: Timers;
+  now: () => number;
 }
 
 /**
  * The open event streams. Writing never waits for a client: what it has not read yet stays in
  * its buffers, and one whose backlog would pass the bound is disconnected (it reconnects with
  * `Last-Event-ID` and resumes), so a stalled reader neither grows memory nor slows the others.
+ *
+ * A stream opened with a token ends when the token stops being valid: at its expiry, and when
+ * its user's tokens are revoked. It just ends — no event says why: the client reconnects as after
+ * any drop, and its token, refused now, gets a 401.
  */
-export function streamRegistry({ maxBacklogBytes, heartbeatMs }: StreamLimits) {
+export function streamRegistry({ maxBacklogBytes, heartbeatMs }: StreamLimits, { timers, now }: StreamClock) {
   const clients = new Set<Client>();
+  const byUser = new Map<number, Set<Client>>();
   // Indexed by what each stream named, so an event visits only the streams it may concern, not
   // every open one: a stream that named sensors is found by them, one that named only a
   // prototype by it, and the rest (no filter of place) are visited for every event.
@@ -52,6 +76,12 @@ export function streamRegistry({ maxBacklogBytes, heartbeatMs }: StreamLimits) {
 
   function remove(client: Client): void {
     clients.delete(client);
+    if (client.holder) {
+      timers.clear(client.expiry);
+      const streams = byUser.get(client.holder.userId);
+      streams?.delete(client);
+      if (streams?.size === 0) byUser.delete(client.holder.userId);
+    }
     const keys = keysOf(client);
     if (!keys) return void unfiltered.delete(client);
     const [map, ids] = keys;
@@ -89,24 +119,49 @@ export function streamRegistry({ maxBacklogBytes, heartbeatMs }: StreamLimits) {
     return true;
   }
 
+  function end(client: Client): void {
+    remove(client);
+    client.res.end();
+  }
+
+  /** Ends the stream at its token's expiry; an alarm that rings early (the longest is ~24 days) is set again. */
+  function armExpiry(client: Client, holder: StreamHolder): void {
+    const left = holder.expiresAt - now();
+    if (left <= 0) return end(client);
+    client.expiry = timers.set(() => armExpiry(client, holder), left);
+  }
+
+  function endWhere(candidates: Client[], ends: (holder: StreamHolder) => boolean): void {
+    for (const client of candidates) if (client.holder && ends(client.holder)) end(client);
+  }
+
   function beat(): void {
     const comment = sseComment('keep-alive');
     for (const client of clients) write(client, comment);
   }
 
   return {
-    /** Registers a stream whose headers are sent; `first` is written to it before anything else. */
-    open(res: ServerResponse, subscription: Subscription, first: readonly string[]): void {
+    /**
+     * Registers a stream whose headers are sent; `first` is written to it before anything else.
+     * With a `holder`, the stream ends when the holder's token expires or is revoked.
+     */
+    open(res: ServerResponse, subscription: Subscription, first: readonly string[], holder?: StreamHolder): void {
       if (closed) {
         res.end();
         return;
       }
-      const client: Client = { res, subscription };
+      const client: Client = { res, subscription, holder };
       opened++;
       clients.add(client);
       index(client);
       res.once('close', () => remove(client));
       for (const text of first) if (!write(client, text)) return;
+      if (holder) {
+        let streams = byUser.get(holder.userId);
+        if (!streams) byUser.set(holder.userId, (streams = new Set()));
+        streams.add(client);
+        armExpiry(client, holder);
+      }
       if (!heartbeat) {
         heartbeat = setInterval(beat, heartbeatMs);
         heartbeat.unref();
@@ -119,6 +174,24 @@ export function streamRegistry({ maxBacklogBytes, heartbeatMs }: StreamLimits) {
         const text = event.textFor(client.subscription);
         if (text !== undefined) write(client, text);
       }
+    },
+
+    /** Ends the user's streams opened with a token older than `generation` (revoked by a logout). */
+    revoke(userId: number, generation: number): void {
+      endWhere([...(byUser.get(userId) ?? [])], (holder) => holder.generation < generation);
+    },
+
+    /** The users whose tokens hold streams open now. */
+    holders(): number[] {
+      return [...byUser.keys()];
+    },
+
+    /** Ends the streams whose holder `stillValid` no longer accepts. */
+    endUnless(stillValid: (holder: StreamHolder) => boolean): void {
+      endWhere(
+        [...byUser.values()].flatMap((set) => [...set]),
+        (holder) => !stillValid(holder),
+      );
     },
 
     /** The same text to every stream, whatever it filters (a `reset`). */
@@ -146,10 +219,7 @@ export function streamRegistry({ maxBacklogBytes, heartbeatMs }: StreamLimits) {
       closed = true;
       clearInterval(heartbeat);
       heartbeat = undefined;
-      for (const client of [...clients]) {
-        remove(client);
-        client.res.end();
-      }
+      for (const client of [...clients]) end(client);
     },
   };
 }
