@@ -1,24 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { tokenSecret, tokenService, type TokenService } from '../../src/auth/tokens.js';
 import { TOKEN_CHECK_MS } from '../../src/events/index.js';
-import { manualServiceTimers } from '../helpers/manual-timers.js';
-import { startService, type TestService } from '../helpers/service.js';
-import { openStream, type SseStream } from '../helpers/sse.js';
+import { startService } from '../helpers/service.js';
+import { liveService, openStream, type SseStream } from '../helpers/sse.js';
 import { storeKinds } from '../helpers/stores.js';
 
 const expiryOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()).exp * 1000;
 
 describe.each(storeKinds())('event streams last as long as their token (AUTH_MODE=enforced, %s)', (kind) => {
-  let service: TestService;
+  const { service, manual, streams, ...live } = liveService(kind, undefined, (timers) => ({
+    env: { AUTH_MODE: 'enforced' },
+    app: { liveEvents: { timers } },
+  }));
   let tokens: TokenService;
   let nextPrototype = 500;
-  const manual = manualServiceTimers();
-  const streams: SseStream[] = [];
-  const open = async (token: string) => {
-    const stream = await openStream(`${service.url}/events?types=prototype`, { authorization: `Bearer ${token}` });
-    streams.push(stream);
-    return stream;
-  };
+  const open = (token: string) => live.open('?types=prototype', { authorization: `Bearer ${token}` });
   /** A user made in the store, as the command-line tool makes them, and a token issued now. */
   const userWithToken = async (username: string, permissions: number, ttlMs?: number) => {
     const user = await service.store.users.create({ username, password_hash: 'unused', permissions, created_at: Date.now() });
@@ -34,13 +30,7 @@ describe.each(storeKinds())('event streams last as long as their token (AUTH_MOD
     stream.next((e) => e.event === 'prototype' && JSON.parse(e.data).prototype_id === prototypeId);
 
   beforeAll(async () => {
-    service = await startService(kind, { env: { AUTH_MODE: 'enforced' }, app: { liveEvents: { timers: manual.timers } } });
-    manual.follow(service);
     tokens = tokenService(await tokenSecret(undefined, service.store.settings), 3600_000);
-  });
-  afterAll(async () => {
-    for (const stream of streams) stream.close();
-    await service?.close();
   });
 
   it('ends a stream when its token expires, and the token then gets a 401', async () => {
