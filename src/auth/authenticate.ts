@@ -9,6 +9,10 @@ export interface Principal {
   /** What the token grants, narrowed to what the user still has. */
   permissions: number;
   token: string;
+  /** The user's token generation the token was issued in: a logout moves the user's on past it. */
+  generation: number;
+  /** When the token stops being valid (ms since the epoch). */
+  expiresAt: number;
 }
 
 declare module 'fastify' {
@@ -56,7 +60,14 @@ export function authenticator(tokens: TokenService, store: Store, now: () => num
     if (!claims) throw invalidCredentials();
     const user = await store.users.get(claims.sub);
     if (!user || user.user_id !== claims.uid || user.token_generation !== claims.gen) throw invalidCredentials();
-    return { user_id: user.user_id, username: user.username, permissions: claims.permissions & user.permissions, token };
+    return {
+      user_id: user.user_id,
+      username: user.username,
+      permissions: claims.permissions & user.permissions,
+      token,
+      generation: claims.gen,
+      expiresAt: claims.exp * 1000,
+    };
   };
 }
 

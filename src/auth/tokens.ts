@@ -17,6 +17,8 @@ export interface TokenClaims {
   /** The user's token generation when issued; logout moves it on, which revokes the token. */
   gen: number;
   permissions: number;
+  /** When the token stops being valid, in seconds since the epoch (JWT `exp`). */
+  exp: number;
 }
 
 const SECRET_KEY = 'token_secret';
@@ -99,10 +101,9 @@ export function tokenService(secret: Uint8Array, defaultTtlMs: number) {
           currentDate: new Date(now),
           requiredClaims: ['sub', 'iat', 'exp', 'jti'],
         });
-        if (typeof payload.sub !== 'string' || !isCount(payload.permissions) || !isCount(payload.uid) || !isCount(payload.gen)) {
-          return undefined;
-        }
-        return { sub: payload.sub, uid: payload.uid, gen: payload.gen, permissions: payload.permissions };
+        const { sub, permissions, uid, gen, exp } = payload;
+        if (typeof sub !== 'string' || !isCount(permissions) || !isCount(uid) || !isCount(gen) || !isCount(exp)) return undefined;
+        return { sub, uid, gen, permissions, exp };
       } catch (error) {
         if (error instanceof errors.JOSEError || error instanceof TypeError) return undefined;
         throw error;

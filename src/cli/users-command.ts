@@ -137,7 +137,7 @@ async function run(
     case 'revoke': {
       const username = need(name, 'NAME');
       const user = await store.users.get(username);
-      if (!user || !(await store.users.revokeTokens(user.user_id, now()))) throw new Refused(`no user "${username}"`);
+      if (!user || (await store.users.revokeTokens(user.user_id, now())) === undefined) throw new Refused(`no user "${username}"`);
       out(`revoked every token of ${username} issued so far`);
       return;
     }

@@ -25,6 +25,8 @@ export interface Changes {
   decision: { actuator: StoredActuator; state: Activation };
   /** An alert raised, escalated (either way), cleared or acknowledged (§11). */
   alert: { event: AlertEvent; alert: Alert };
+  /** A user's tokens older than `generation` revoked (a logout): the event streams they opened end. */
+  tokensRevoked: { userId: number; generation: number };
 }
 
 export type Topic = keyof Changes;
@@ -62,6 +64,7 @@ export function changeBus({
     actuator: new Set(),
     decision: new Set(),
     alert: new Set(),
+    tokensRevoked: new Set(),
   };
 
   return {

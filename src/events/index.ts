@@ -10,6 +10,7 @@ import type { RecentEventsLimits } from './recent-events.js';
 import eventRoutes from './route.js';
 import { type StreamLimits, type StreamRegistry, streamRegistry } from './streams.js';
 import { systemTimers, type Timers } from './timers.js';
+import { streamTokenCheck } from './token-check.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -20,11 +21,14 @@ declare module 'fastify' {
 
 /** Settings of the live events; tests shorten them. */
 export interface LiveEventsOptions {
-  /** The alarms of the actuator decisions (tests move time themselves). */
+  /** The alarms of the actuator decisions and of the streams' token expiries (tests move time themselves). */
   timers?: Timers;
   streams?: Partial<StreamLimits>;
   recent?: Partial<RecentEventsLimits>;
 }
+
+/** How soon a token revoked outside the service (the users command line) ends the streams it opened. */
+export const TOKEN_CHECK_MS = 60_000;
 
 export const DEFAULT_STREAM_LIMITS: StreamLimits = { maxBacklogBytes: 1024 * 1024, heartbeatMs: 15_000, coalesceMs: 15 };
 /** About a minute of heavy traffic; enough for a client to reconnect after a network blip. */
@@ -48,8 +52,13 @@ export async function registerLiveEvents(app: FastifyInstance, deps: LiveEventsD
   const instance = randomBytes(4).toString('hex');
   // The comments must come well within the connection idle limit, or it would close quiet streams.
   const heartbeatMs = Math.min(DEFAULT_STREAM_LIMITS.heartbeatMs, Math.floor(config.httpIdleTimeoutMs / 2));
-  const streams = streamRegistry({ ...DEFAULT_STREAM_LIMITS, heartbeatMs, ...options.streams });
-  const watcher = decisionWatcher({ store, bus, now, timers: options.timers ?? systemTimers, staleAfterMs, log: app.log });
+  const timers = options.timers ?? systemTimers;
+  const streams = streamRegistry({ ...DEFAULT_STREAM_LIMITS, heartbeatMs, ...options.streams }, { timers, now });
+  // A logout here or, relayed, on another instance ends the streams its tokens opened.
+  const stopRevoking = bus.subscribe('tokensRevoked', ({ userId, generation }) => streams.revoke(userId, generation));
+  const tokenCheck = streamTokenCheck({ streams, users: store.users, timers, everyMs: TOKEN_CHECK_MS, log: app.log });
+  tokenCheck.start();
+  const watcher = decisionWatcher({ store, bus, now, timers, staleAfterMs, log: app.log });
   const [sensors, actuators] = await Promise.all([store.sensors.list(), store.actuators.all()]);
   const feed = eventFeed({
     bus,
@@ -78,6 +87,8 @@ export async function registerLiveEvents(app: FastifyInstance, deps: LiveEventsD
   await app.register(eventRoutes, { store, feed, streams });
   app.addHook('preClose', async () => streams.closeAll());
   app.addHook('onClose', async () => {
+    stopRevoking();
+    tokenCheck.stop();
     watcher.stop();
     feed.stop();
     await relay?.stop();

@@ -14,6 +14,7 @@ const RELAYED = [
   'sensor',
   'actuator',
   'alert',
+  'tokensRevoked',
 ] as const satisfies readonly Exclude<Topic, 'decision'>[];
 const RECONNECT_MIN_MS = 250;
 const RECONNECT_MAX_MS = 5000;

@@ -43,7 +43,10 @@ const DESCRIPTION = [
   'A comment line every 15 s keeps the stream alive; `retry:` advises 3 s between reconnections. A client whose unsent',
   'backlog passes 1 MiB is disconnected (it reconnects and resumes with `Last-Event-ID`). Several instances on one',
   'PostgreSQL send every event to every stream; ids name the instance, so a resume on another instance gets `reset`.',
-  'AUTH_MODE=enforced: needs the read permission (2); the token may be given as `?access_token=`.',
+  'AUTH_MODE=enforced: needs the read permission (2); the token may be given as `?access_token=`. The stream ends when',
+  'the token stops being valid: at its expiry, at a logout of its user (on every instance), and within a minute when',
+  'the users command line revokes or removes the user or takes read away. It just ends, without an event: reconnecting',
+  'with that token then gets 401 (403 without read), the sign to log in again.',
 ].join(' ');
 
 export interface EventRouteDeps {
@@ -123,7 +126,9 @@ const eventRoutes: FastifyPluginAsyncTypebox<EventRouteDeps> = async (app, { sto
         const ms = Math.round(reply.elapsedTime * 100) / 100;
         request.log.info({ method: request.method, url: withoutToken(request.url), status: 200, ms }, 'request');
       });
-      streams.open(reply.raw, subscription, first);
+      const principal = request.principal;
+      const holder = principal && { userId: principal.user_id, generation: principal.generation, expiresAt: principal.expiresAt };
+      streams.open(reply.raw, subscription, first, holder);
     },
   });
 };

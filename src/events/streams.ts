@@ -21,23 +21,51 @@ export interface StreamLimits {
   coalesceMs: number;
 }
 
+/** Whose token opened a stream (AUTH_MODE=enforced): the stream lasts as long as the token is valid. */
+export interface StreamHolder {
+  userId: number;
+  /** The user's token generation the token was issued in. */
+  generation: number;
+  /** When the token expires (ms since the epoch). */
+  expiresAt: number;
+}
+
 interface Client {
   res: ServerResponse;
   subscription: Subscription;
+  holder?: StreamHolder;
+  /** The alarm that ends the stream when its token expires. */
+  expiry?: unknown;
   /** Text waiting for the next flush, in the order it came. */
   pending: string;
+}
+
+/** The clock a registry ends streams by, when their tokens expire. */
+export interface StreamClock {
+  timers: Timers;
+  now: () => number;
+  /**
+   * The coalescing window's alarms and clock: the machine's by default, since the window is about
+   * system calls, not the service's time (tests that move the service's clock still get events).
+   */
+  window?: { timers: Timers; now: () => number };
 }
 
 /**
  * The open event streams. Writing never waits for a client: what it has not read yet stays in
  * its buffers, and one whose backlog would pass the bound is disconnected (it reconnects with
  * `Last-Event-ID` and resumes), so a stalled reader neither grows memory nor slows the others.
+ *
+ * A stream opened with a token ends when the token stops being valid: at its expiry, and when
+ * its user's tokens are revoked. It just ends — no event says why: the client reconnects as after
+ * any drop, and its token, refused now, gets a 401.
  */
-export function streamRegistry(
-  { maxBacklogBytes, heartbeatMs, coalesceMs }: StreamLimits,
-  { timers = systemTimers, now = () => performance.now() }: { timers?: Timers; now?: () => number } = {},
-) {
+export function streamRegistry({ maxBacklogBytes, heartbeatMs, coalesceMs }: StreamLimits, { timers, now, window }: StreamClock) {
+  const windowClock = window ?? { timers: systemTimers, now: () => performance.now() };
   const clients = new Set<Client>();
+  /** Streams with text waiting for the coalescing window to end. */
+  const waiting = new Set<Client>();
+  const byUser = new Map<number, Set<Client>>();
   // Indexed by what each stream named, so an event visits only the streams it may concern, not
   // every open one: a stream that named sensors is found by them, one that named only a
   // prototype by it, and the rest (no filter of place) are visited for every event.
@@ -65,6 +93,13 @@ export function streamRegistry(
 
   function remove(client: Client): void {
     clients.delete(client);
+    waiting.delete(client);
+    if (client.holder) {
+      timers.clear(client.expiry);
+      const streams = byUser.get(client.holder.userId);
+      streams?.delete(client);
+      if (streams?.size === 0) byUser.delete(client.holder.userId);
+    }
     const keys = keysOf(client);
     if (!keys) return void unfiltered.delete(client);
     const [map, ids] = keys;
@@ -112,13 +147,28 @@ export function streamRegistry(
     return true;
   }
 
-  const waiting = new Set<Client>();
+  function end(client: Client): void {
+    remove(client);
+    client.res.end();
+  }
+
+  /** Ends the stream at its token's expiry; an alarm that rings early (the longest is ~24 days) is set again. */
+  function armExpiry(client: Client, holder: StreamHolder): void {
+    const left = holder.expiresAt - now();
+    if (left <= 0) return end(client);
+    client.expiry = timers.set(() => armExpiry(client, holder), left);
+  }
+
+  function endWhere(candidates: Client[], ends: (holder: StreamHolder) => boolean): void {
+    for (const client of candidates) if (client.holder && ends(client.holder)) end(client);
+  }
+
   let flushTimer: unknown;
   let lastFlush = -Infinity;
 
   function flush(): void {
     flushTimer = undefined;
-    lastFlush = now();
+    lastFlush = windowClock.now();
     for (const client of waiting) {
       const text = client.pending;
       client.pending = '';
@@ -132,7 +182,7 @@ export function streamRegistry(
    * at the end of the coalescing window, behind what already waits.
    */
   function send(targets: Iterable<Client>, textFor: (client: Client) => string | undefined): void {
-    const at = now();
+    const at = windowClock.now();
     const atOnce = flushTimer === undefined && at - lastFlush >= coalesceMs;
     for (const client of targets) {
       const text = textFor(client);
@@ -144,7 +194,7 @@ export function streamRegistry(
       }
     }
     if (atOnce) lastFlush = at;
-    else if (flushTimer === undefined && waiting.size > 0) flushTimer = timers.set(flush, lastFlush + coalesceMs - at);
+    else if (flushTimer === undefined && waiting.size > 0) flushTimer = windowClock.timers.set(flush, lastFlush + coalesceMs - at);
   }
 
   function beat(): void {
@@ -153,21 +203,27 @@ export function streamRegistry(
   }
 
   return {
-    /** Registers a stream whose headers are sent; `first` is written to it before anything else. */
-    open(res: ServerResponse, subscription: Subscription, first: readonly string[]): void {
+    /**
+     * Registers a stream whose headers are sent; `first` is written to it before anything else.
+     * With a `holder`, the stream ends when the holder's token expires or is revoked.
+     */
+    open(res: ServerResponse, subscription: Subscription, first: readonly string[], holder?: StreamHolder): void {
       if (closed) {
         res.end();
         return;
       }
-      const client: Client = { res, subscription, pending: '' };
+      const client: Client = { res, subscription, holder, pending: '' };
       opened++;
       clients.add(client);
       index(client);
-      res.once('close', () => {
-        remove(client);
-        waiting.delete(client);
-      });
+      res.once('close', () => remove(client));
       for (const text of first) if (!write(client, text)) return;
+      if (holder) {
+        let streams = byUser.get(holder.userId);
+        if (!streams) byUser.set(holder.userId, (streams = new Set()));
+        streams.add(client);
+        armExpiry(client, holder);
+      }
       if (!heartbeat) {
         heartbeat = setInterval(beat, heartbeatMs);
         heartbeat.unref();
@@ -177,6 +233,24 @@ export function streamRegistry(
     deliver(event: LiveEvent): void {
       send(candidates(event.scope), (client) =>
         wants(client.subscription, event.type, event.scope) ? event.textFor(client.subscription) : undefined,
+      );
+    },
+
+    /** Ends the user's streams opened with a token older than `generation` (revoked by a logout). */
+    revoke(userId: number, generation: number): void {
+      endWhere([...(byUser.get(userId) ?? [])], (holder) => holder.generation < generation);
+    },
+
+    /** The users whose tokens hold streams open now. */
+    holders(): number[] {
+      return [...byUser.keys()];
+    },
+
+    /** Ends the streams whose holder `stillValid` no longer accepts. */
+    endUnless(stillValid: (holder: StreamHolder) => boolean): void {
+      endWhere(
+        [...byUser.values()].flatMap((set) => [...set]),
+        (holder) => !stillValid(holder),
       );
     },
 
@@ -205,12 +279,9 @@ export function streamRegistry(
       closed = true;
       clearInterval(heartbeat);
       heartbeat = undefined;
-      if (flushTimer !== undefined) timers.clear(flushTimer);
+      if (flushTimer !== undefined) windowClock.timers.clear(flushTimer);
       flush();
-      for (const client of [...clients]) {
-        remove(client);
-        client.res.end();
-      }
+      for (const client of [...clients]) end(client);
     },
   };
 }

@@ -12,7 +12,7 @@ export interface BearerToken {
   token_type: 'bearer';
 }
 
-export function userService({ store, now }: ServiceDeps, auth: Auth, authMode: AuthMode) {
+export function userService({ store, bus, now }: ServiceDeps, auth: Auth, authMode: AuthMode) {
   const bearerToken = async (user: TokenSubject): Promise<BearerToken> => ({
     access_token: await auth.tokens.issue(user, now()),
     token_type: 'bearer',
@@ -55,9 +55,10 @@ export function userService({ store, now }: ServiceDeps, auth: Auth, authMode: A
       return bearerToken(user);
     },
 
-    /** Revokes every token issued to the user up to now. */
+    /** Revokes every token issued to the user up to now; its event streams are ended (events/streams.ts). */
     async logout(userId: number): Promise<void> {
-      await store.users.revokeTokens(userId, now());
+      const generation = await store.users.revokeTokens(userId, now());
+      if (generation !== undefined) bus.publish('tokensRevoked', { userId, generation });
     },
   };
 }

@@ -1,10 +1,8 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { changeBus } from '../../src/events/bus.js';
 import type { Alert } from '../../src/schemas/alerts.js';
-import { manualServiceTimers } from '../helpers/manual-timers.js';
-import { startService, type TestService } from '../helpers/service.js';
-import { openStream, type SseStream } from '../helpers/sse.js';
+import { liveService } from '../helpers/sse.js';
 import { storeKinds } from '../helpers/stores.js';
 
 const NOW = Date.UTC(2026, 10, 22, 12);
@@ -22,11 +20,13 @@ const SENSOR = {
 };
 
 describe.each(storeKinds())('alerts (%s)', (kind) => {
-  let service: TestService;
-  let manual: ReturnType<typeof manualServiceTimers>;
-  let nextPrototype = 100;
   const bus = changeBus();
-  const streams: SseStream[] = [];
+  const { service, manual, open } = liveService(kind, NOW, (timers) => ({
+    bus,
+    env: { STALE_AFTER: 'PT1H', ALERT_CLEAR_AFTER: 'PT1M' },
+    app: { alerts: { timers } },
+  }));
+  let nextPrototype = 100;
 
   const newSensor = async () => {
     const prototype_id = nextPrototype++;
@@ -57,23 +57,6 @@ describe.each(storeKinds())('alerts (%s)', (kind) => {
     await service.app.alertsSettled();
   };
   const alertCount = async () => Number((await sql<{ n: number }>`select count(*) as n from alerts`.execute(service.store.db)).rows[0].n);
-
-  beforeAll(async () => {
-    manual = manualServiceTimers();
-    service = await startService(kind, {
-      bus,
-      env: { STALE_AFTER: 'PT1H', ALERT_CLEAR_AFTER: 'PT1M' },
-      app: { alerts: { timers: manual.timers } },
-    });
-    manual.follow(service);
-  });
-  beforeEach(() => {
-    service.clock.now = NOW;
-  });
-  afterAll(async () => {
-    for (const stream of streams) stream.close();
-    await service?.close();
-  });
 
   it('a value equal to a threshold is not beyond it: no alert at 20, 30; one just past each', async () => {
     const { sensor_id } = await newSensor();
@@ -107,9 +90,8 @@ describe.each(storeKinds())('alerts (%s)', (kind) => {
 
   it('escalates and de-escalates the same alert, then clears it once back at ok for ALERT_CLEAR_AFTER', async () => {
     const { sensor_id, prototype_id } = await newSensor();
-    const stream = await openStream(`${service.url}/events?sensor_id=${sensor_id}&types=alert`);
-    const ofPrototype = await openStream(`${service.url}/events?prototype_id=${prototype_id}&types=alert,measurements`);
-    streams.push(stream, ofPrototype);
+    const stream = await open(`?sensor_id=${sensor_id}&types=alert`);
+    const ofPrototype = await open(`?prototype_id=${prototype_id}&types=alert,measurements`);
     await measure(sensor_id, 35);
     await measure(sensor_id, 45);
     await measure(sensor_id, 41);

@@ -152,6 +152,16 @@ describe.each(storeKinds())('deletes (%s)', (kind) => {
       expect((await service.get(`/actuators/${actuator_id}/state`)).status).toBe(200);
     });
 
+    it('names only what is below it in the 409: measurements without actuators', async () => {
+      const { sensor_id, actuator_id } = await tank(1);
+      expect((await del(`/actuators/${actuator_id}`)).status).toBe(204);
+      const res = await del(`/sensors/${sensor_id}`);
+      expect(res.status).toBe(409);
+      expect(res.body.detail).toBe(
+        `Sensor ${sensor_id} still has 1 measurement; delete them first, or add ?cascade=true to delete them with it`,
+      );
+    });
+
     it('deletes a sensor with nothing below it without cascade', async () => {
       const prototype_id = nextPrototype++;
       await service.post('/prototypes', { prototype_id, prototype_name: 'bare' });

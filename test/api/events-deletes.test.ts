@@ -1,9 +1,7 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { phSensorBody } from '../helpers/bodies.js';
-import { manualServiceTimers } from '../helpers/manual-timers.js';
-import { startService, type TestService } from '../helpers/service.js';
-import { openStream, type SseEvent, type SseStream } from '../helpers/sse.js';
+import { liveService, type SseEvent } from '../helpers/sse.js';
 import { storeKinds } from '../helpers/stores.js';
 
 const NOW = Date.UTC(2026, 10, 22, 12);
@@ -23,13 +21,11 @@ const data = (event: SseEvent) => JSON.parse(event.data);
  * cascade takes with it, over real streams.
  */
 describe.each(storeKinds())('live events of deletes (%s)', (kind) => {
-  let service: TestService;
-  let manual: ReturnType<typeof manualServiceTimers>;
-  const streams: SseStream[] = [];
+  const live = liveService(kind, NOW, (timers) => ({ env: { STALE_AFTER: 'PT1H' }, app: { liveEvents: { timers } } }));
+  const { service, manual } = live;
   const open = async (query: string) => {
-    const stream = await openStream(`${service.url}/events${query}`);
+    const stream = await live.open(query);
     expect(stream.status).toBe(200);
-    streams.push(stream);
     return stream;
   };
   const created = async (path: string, body: unknown) => {
@@ -48,22 +44,6 @@ describe.each(storeKinds())('live events of deletes (%s)', (kind) => {
     for (let i = 0; i < sensors; i++) sensorIds.push((await created('/sensors/', { ...phSensorBody, prototype_id })).sensor_id);
     return { prototype_id, sensorIds };
   };
-
-  beforeAll(async () => {
-    manual = manualServiceTimers();
-    service = await startService(kind, {
-      env: { STALE_AFTER: 'PT1H' },
-      app: { liveEvents: { timers: manual.timers } },
-    });
-    manual.follow(service);
-  });
-  beforeEach(() => {
-    service.clock.now = NOW;
-  });
-  afterAll(async () => {
-    for (const stream of streams) stream.close();
-    await service?.close();
-  });
 
   it('a deleted measurement: `reset` with its ids to the streams of its sensor only; the newest reads answer what remains', async () => {
     const {

@@ -1,12 +1,11 @@
 import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenSecret, tokenService } from '../../src/auth/tokens.js';
 import type { Store } from '../../src/store/index.js';
-import { manualServiceTimers } from '../helpers/manual-timers.js';
 import { startService, type TestService } from '../helpers/service.js';
-import { openStream, type SseEvent, type SseStream } from '../helpers/sse.js';
+import { liveService, openStream, type SseEvent } from '../helpers/sse.js';
 import { storeKinds } from '../helpers/stores.js';
 
 const NOW = Date.UTC(2026, 10, 22, 12);
@@ -26,14 +25,10 @@ const measurementCount = async (service: TestService) =>
   Number((await sql<{ n: number }>`select count(*) as n from measurements`.execute(service.store.db)).rows[0].n);
 
 describe.each(storeKinds())('GET /events (%s)', (kind) => {
-  let service: TestService;
-  let manual: ReturnType<typeof manualServiceTimers>;
-  const streams: SseStream[] = [];
-  const open = async (query = '', headers: Record<string, string> = {}) => {
-    const stream = await openStream(`${service.url}/events${query}`, headers);
-    streams.push(stream);
-    return stream;
-  };
+  const { service, manual, open } = liveService(kind, NOW, (timers) => ({
+    env: { STALE_AFTER: 'PT1H' },
+    app: { liveEvents: { timers, streams: { heartbeatMs: 50, maxBacklogBytes: 256 * 1024 } } },
+  }));
   const created = async (path: string, body: unknown) => {
     const res = await service.post(path, body);
     expect(res.status).toBeLessThan(300);
@@ -47,22 +42,6 @@ describe.each(storeKinds())('GET /events (%s)', (kind) => {
     const sensor = await created('/sensors/', { ...SENSOR, prototype_id });
     return { prototype_id, sensor_id: sensor.sensor_id as number };
   };
-
-  beforeAll(async () => {
-    manual = manualServiceTimers();
-    service = await startService(kind, {
-      env: { STALE_AFTER: 'PT1H' },
-      app: { liveEvents: { timers: manual.timers, streams: { heartbeatMs: 50, maxBacklogBytes: 256 * 1024 } } },
-    });
-    manual.follow(service);
-  });
-  beforeEach(() => {
-    service.clock.now = NOW;
-  });
-  afterAll(async () => {
-    for (const stream of streams) stream.close();
-    await service?.close();
-  });
 
   it('sends each change after its commit: prototype, sensor, measurements, actuator; `id:` on every event, `retry:` first', async () => {
     const stream = await open();

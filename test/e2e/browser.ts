@@ -89,9 +89,10 @@ export async function seriousAccessibilityViolations(page: Page): Promise<string
     .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
-export async function screenshot(page: Page, name: string): Promise<void> {
+/** The whole page, or with `visible` what the viewport shows: a modal dialog over its backdrop. */
+export async function screenshot(page: Page, name: string, { visible = false } = {}): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: `${SCREENSHOTS}${name}.png`, fullPage: true });
+  await page.screenshot({ path: `${SCREENSHOTS}${name}.png`, fullPage: !visible });
 }
 
 /** A real PNG (a camera-like gradient) drawn by the browser itself, for the picture upload. */

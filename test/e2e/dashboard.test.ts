@@ -6,9 +6,11 @@ import { startService, type TestService } from '../helpers/service.js';
 import { storeKinds } from '../helpers/stores.js';
 import {
   cameraImage,
+  DESKTOP,
   hasChromium,
   launchBrowser,
   openPage,
+  PHONE,
   screenshot,
   WIDTHS,
   withHint,
@@ -284,9 +286,14 @@ describe.skipIf(!hasChromium).each(storeKinds())(withHint('dashboard in a real b
     // Refused: the counts come from the service's 409.
     const warning = page.getByRole('dialog', { name: `pH #${id} still has data` });
     await warning.waitFor();
-    expect(await warning.locator('.dependents').textContent()).toBe('It still has 0 actuators and 3 measurements.');
+    // Only what is there: no actuators, so none are named.
+    expect(await warning.locator('.dependents').textContent()).toBe('It still has 3 measurements.');
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
-    await screenshot(page, 'settings-sensor-delete-desktop');
+    await screenshot(page, 'settings-sensor-delete-desktop', { visible: true });
+    await page.setViewportSize(PHONE);
+    expect(await warning.getByRole('button', { name: 'Delete all of it' }).isVisible()).toBe(true);
+    await screenshot(page, 'settings-sensor-delete-phone', { visible: true });
+    await page.setViewportSize(DESKTOP);
     await warning.getByRole('button', { name: 'Cancel' }).click();
     await warning.waitFor({ state: 'hidden' });
     expect((await service.get(`/measurements/${id}`)).body).toHaveLength(3);

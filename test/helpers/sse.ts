@@ -1,4 +1,9 @@
 import { get, type IncomingMessage } from 'node:http';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import type { Timers } from '../../src/events/timers.js';
+import type { StoreKind } from '../../src/store/dialect.js';
+import { manualServiceTimers } from './manual-timers.js';
+import { startService, type StartOptions, type TestService } from './service.js';
 
 /** A Server-Sent Events client for tests: the events of a real stream, read as they come. */
 export interface SseEvent {
@@ -105,4 +110,51 @@ export async function openStream(url: string, headers: Record<string, string> = 
   });
   response.on('error', () => {});
   return stream;
+}
+
+/** A service for a suite about live behaviour, with its alarms in the test's hands and its streams. */
+export interface LiveService {
+  /** The service the suite started: reads through to it once `beforeAll` has run. */
+  service: TestService;
+  /** The service's alarms: nothing rings until the test moves the clock. */
+  manual: ReturnType<typeof manualServiceTimers>;
+  /** Every stream opened with `open`, closed after the suite. */
+  streams: SseStream[];
+  /** Opens `/events{query}` on the service. */
+  open(query?: string, headers?: Record<string, string>): Promise<SseStream>;
+}
+
+/**
+ * Registers the suite's hooks: starts the service (`options` given its manual alarms), sets its
+ * clock to `now` before each test (unless `now` is undefined: then it follows the real clock),
+ * and after the suite closes the streams opened and the service.
+ */
+export function liveService(kind: StoreKind, now: number | undefined, options: (timers: Timers) => StartOptions): LiveService {
+  const manual = manualServiceTimers();
+  const streams: SseStream[] = [];
+  let started: TestService | undefined;
+  const service = new Proxy({} as TestService, {
+    get: (_target, key) => Reflect.get(started ?? {}, key),
+  });
+  beforeAll(async () => {
+    started = await startService(kind, options(manual.timers));
+    manual.follow(started);
+  });
+  beforeEach(() => {
+    if (now !== undefined && started) started.clock.now = now;
+  });
+  afterAll(async () => {
+    for (const stream of streams) stream.close();
+    await started?.close();
+  });
+  return {
+    service,
+    manual,
+    streams,
+    async open(query = '', headers = {}) {
+      const stream = await openStream(`${service.url}/events${query}`, headers);
+      streams.push(stream);
+      return stream;
+    },
+  };
 }

@@ -50,7 +50,7 @@ describe('stream registry: coalescing', () => {
     const manual = manualTimers(clock);
     const registry = streamRegistry(
       { maxBacklogBytes: 1 << 20, heartbeatMs: 60_000, coalesceMs: 15 },
-      { timers: manual.timers, now: () => clock.now as number },
+      { timers: manual.timers, now: () => clock.now as number, window: { timers: manual.timers, now: () => clock.now as number } },
     );
     const { server, responses, writes, clients } = await openStreams(2);
     stop = () => {
@@ -88,7 +88,7 @@ describe('stream registry: coalescing', () => {
     const manual = manualTimers(clock);
     const registry = streamRegistry(
       { maxBacklogBytes: 1 << 20, heartbeatMs: 60_000, coalesceMs: 15 },
-      { timers: manual.timers, now: () => clock.now as number },
+      { timers: manual.timers, now: () => clock.now as number, window: { timers: manual.timers, now: () => clock.now as number } },
     );
     const { server, responses, writes, clients } = await openStreams(1);
     stop = () => {

@@ -59,14 +59,29 @@ export function userRepository(db: Kysely<Database>, dialect: Dialect) {
       return dialect.lockingTable(db, 'users', (locked) => insert(locked, user));
     },
 
-    /** Revokes every token issued to the user so far: its generation moves on. */
-    async revokeTokens(userId: number, at: number): Promise<boolean> {
-      const result = await db
+    /**
+     * Revokes every token issued to the user so far: its generation moves on. The new generation
+     * (tokens of an older one are revoked), or undefined when there is no such user.
+     */
+    async revokeTokens(userId: number, at: number): Promise<number | undefined> {
+      const row = await db
         .updateTable('users')
         .set((eb) => ({ token_generation: eb('token_generation', '+', 1), tokens_valid_after: dialect.time(at) }))
         .where('user_id', '=', userId)
+        .returning('token_generation')
         .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
+      return row && Number(row.token_generation);
+    },
+
+    /** The token generation and permissions of each of these users that exists. */
+    async tokenStates(userIds: readonly number[]): Promise<Map<number, { generation: number; permissions: number }>> {
+      if (userIds.length === 0) return new Map();
+      const rows = await db
+        .selectFrom('users')
+        .select(['user_id', 'token_generation', 'permissions'])
+        .where('user_id', 'in', [...userIds])
+        .execute();
+      return new Map(rows.map((r) => [Number(r.user_id), { generation: Number(r.token_generation), permissions: Number(r.permissions) }]));
     },
 
     async setPermissions(username: string, permissions: number): Promise<boolean> {

@@ -333,7 +333,7 @@ function SensorForm({ sensor, onSaved }: { sensor?: Sensor; onSaved: () => Promi
           ) : (
             <>
               <p class="dependents">It still has {deleting.dependents}.</p>
-              <p>Delete them with the sensor? This cannot be undone.</p>
+              <p>Delete all of it with the sensor? This cannot be undone.</p>
             </>
           )}
         </ConfirmDialog>

@@ -1,0 +1,51 @@
+import { PERMISSIONS } from '../auth/permissions.js';
+import type { Store } from '../store/index.js';
+import type { StreamRegistry } from './streams.js';
+import type { Timers } from './timers.js';
+
+export interface TokenCheckDeps {
+  streams: Pick<StreamRegistry, 'holders' | 'endUnless'>;
+  users: Pick<Store['users'], 'tokenStates'>;
+  timers: Timers;
+  everyMs: number;
+  log: { warn(details: object, message: string): void };
+}
+
+/**
+ * Every `everyMs`, reads the users whose tokens hold event streams open and ends the streams whose
+ * token no longer passes: revoked, its user removed, or its read permission taken away. These
+ * changes can come from outside the service (the users command line writes the store directly),
+ * so no event tells of them; a logout through the service ends its streams at once instead.
+ */
+export function streamTokenCheck({ streams, users, timers, everyMs, log }: TokenCheckDeps) {
+  let timer: unknown;
+  let stopped = false;
+
+  async function check(): Promise<void> {
+    const userIds = streams.holders();
+    if (userIds.length === 0) return;
+    const current = await users.tokenStates(userIds);
+    streams.endUnless((holder) => {
+      const user = current.get(holder.userId);
+      return user !== undefined && user.generation === holder.generation && (user.permissions & PERMISSIONS.read) !== 0;
+    });
+  }
+
+  function schedule(): void {
+    timer = timers.set(() => {
+      check()
+        .catch((error: unknown) => log.warn({ err: error }, 'could not check the tokens of the event streams'))
+        .finally(() => {
+          if (!stopped) schedule();
+        });
+    }, everyMs);
+  }
+
+  return {
+    start: schedule,
+    stop(): void {
+      stopped = true;
+      timers.clear(timer);
+    },
+  };
+}

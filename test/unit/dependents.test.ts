@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { describeDependents } from '../../src/store/repositories/removals.js';
+
+describe('describeDependents', () => {
+  it('names only the counts that are not zero, singular for one', () => {
+    expect(describeDependents({ actuators: 0, measurements: 3 })).toBe('3 measurements');
+    expect(describeDependents({ actuators: 1, measurements: 0 })).toBe('1 actuator');
+    expect(describeDependents({ actuators: 1, measurements: 1 })).toBe('1 actuator and 1 measurement');
+    expect(describeDependents({ sensors: 2, actuators: 0, measurements: 1204 })).toBe('2 sensors and 1,204 measurements');
+    expect(describeDependents({ sensors: 3, actuators: 2, measurements: 5210 })).toBe('3 sensors, 2 actuators and 5,210 measurements');
+  });
+
+  it('says so when nothing is counted', () => {
+    expect(describeDependents({ sensors: 0, actuators: 0, measurements: 0 })).toBe('nothing else');
+  });
+});
