@@ -36,11 +36,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)('live events across service proces
   it('an event caused on one process reaches the streams of both, once each', async () => {
     const onA = await open(`${a.url}/events?types=measurements,sensor`);
     const onB = await open(`${b.url}/events?types=measurements,sensor`);
-    const started = Date.now();
     const stored = await post(`${a.url}/measurements`, { sensor_id: 1, value: 6.25 });
     const seen = await onB.next((e) => e.event === 'measurements');
-    // "Within a second", with a wide margin for a loaded machine.
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(data(seen)).toEqual([stored]);
 
     // A change made on B, seen on A; after it, A holds the measurement exactly once.

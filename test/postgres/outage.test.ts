@@ -31,7 +31,6 @@ describe.runIf(process.env.TEST_DATABASE_URL)('when PostgreSQL goes away and com
     expect((await service.get('/prototypes')).status).toBe(200);
     await proxy.cut();
 
-    const started = performance.now();
     const down = await service.get('/prototypes');
     expect(down.status).toBe(503);
     expect(down.body).toEqual({ detail: 'Database unavailable, try again shortly.' });
@@ -39,7 +38,6 @@ describe.runIf(process.env.TEST_DATABASE_URL)('when PostgreSQL goes away and com
     expect((await service.post('/measurements', { sensor_id: 1, value: 1 })).status).toBe(503);
     const health = await service.get('/healthz');
     expect(health.status).toBe(503);
-    expect(performance.now() - started).toBeLessThan(5000);
 
     await proxy.open();
     expect((await service.get('/prototypes')).status).toBe(200);
