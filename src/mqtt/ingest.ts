@@ -54,24 +54,35 @@ export function mqttIngest(deps: IngestDeps) {
   const check = measurementBodyCheck();
   let stopped = false;
 
+  /**
+   * Messages waiting out the store. Each connection has many messages in hand: when the store goes
+   * away they all wait, and only the first of them says so in the log.
+   */
+  let waiting = 0;
+
   /** Runs a write, waiting out a store that is away; a refusal of the input is returned as such. */
   async function commit(topic: string, write: () => Promise<unknown>): Promise<{ refused: RefusalKind; reason: string } | undefined> {
     let unexpected = 0;
-    for (let attempt = 0; ; attempt++) {
-      if (stopped) throw new IngestStopped();
-      try {
-        await write();
-        return undefined;
-      } catch (error) {
-        if (error instanceof NotFound) return { refused: 'unknown', reason: error.message };
-        if (error instanceof InvalidInput) return { refused: 'validation', reason: error.issues.map((i) => i.msg).join('; ') };
-        if (!isStoreUnavailable(error) && ++unexpected >= UNEXPECTED_ATTEMPTS) {
-          log.error({ err: error, topic }, 'MQTT message could not be stored; let go after repeated failures');
-          return { refused: 'internal', reason: 'the service failed to store it (see its log)' };
+    let attempt = 0;
+    try {
+      for (; ; attempt++) {
+        if (stopped) throw new IngestStopped();
+        try {
+          await write();
+          return undefined;
+        } catch (error) {
+          if (error instanceof NotFound) return { refused: 'unknown', reason: error.message };
+          if (error instanceof InvalidInput) return { refused: 'validation', reason: error.issues.map((i) => i.msg).join('; ') };
+          if (!isStoreUnavailable(error) && ++unexpected >= UNEXPECTED_ATTEMPTS) {
+            log.error({ err: error, topic }, 'MQTT message could not be stored; let go after repeated failures');
+            return { refused: 'internal', reason: 'the service failed to store it (see its log)' };
+          }
+          if (attempt === 0 && waiting++ === 0) log.warn({ err: error, topic }, 'MQTT message waits for the store');
+          await new Promise((resolve) => setTimeout(resolve, backoffDelay(STORE_RETRY, attempt, random())));
         }
-        if (attempt === 0) log.warn({ err: error, topic }, 'MQTT message waits for the store');
-        await new Promise((resolve) => setTimeout(resolve, backoffDelay(STORE_RETRY, attempt, random())));
       }
+    } finally {
+      if (attempt > 0) waiting--;
     }
   }
 
