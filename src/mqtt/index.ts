@@ -17,7 +17,7 @@ export const SHARE_GROUP = 'sensorhub';
 
 /**
  * Connections each instance takes messages on, in the same shared subscription (the broker deals
- * the messages out among them); each has many messages in hand at once (see `RECEIVE_MAXIMUM`),
+ * the messages out among them); each has several messages in hand at once (see `RECEIVE_MAXIMUM`),
  * whose commits the group commit joins. Fewer would carry as much, but the number must not
  * shrink: the broker keeps dealing messages to the persistent session of a connection that is
  * gone until that session expires, so the messages of dropped connections would wait for days.

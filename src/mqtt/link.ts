@@ -12,9 +12,11 @@ export const SESSION_EXPIRY_SECONDS = 7 * 24 * 3600;
 
 /**
  * QoS 1 messages the broker may send a connection before it has acknowledged them (MQTT 5's
- * receive maximum): how many one connection has in hand at most, waiting for their commits.
+ * receive maximum): how many one connection has in hand at most, waiting for their commits. Over
+ * all the connections that is hundreds of messages per commit, which is where the group commit
+ * stops gaining; more would only hold more memory (and more to deliver again after a crash).
  */
-export const RECEIVE_MAXIMUM = 100;
+export const RECEIVE_MAXIMUM = 20;
 
 /**
  * Answered to MQTT.js's acknowledgement callback for a message whose acknowledgement the link
@@ -97,6 +99,8 @@ export function brokerLink(deps: LinkDeps) {
     resubscribe: false,
     // While the link is down nothing is queued: publications are state, sent afresh on reconnection.
     queueQoSZero: false,
+    // MQTT.js's debug log gathers its arguments at a dozen calls per message even when off.
+    log: () => {},
     customHandleAcks: (topic, payload, packet: IPublishPacket, ack) => {
       const line = acksOfThisConnection();
       const pending = line.received(packet.messageId as number);
