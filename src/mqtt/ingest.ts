@@ -9,6 +9,7 @@ import { type Backoff, backoffDelay } from './backoff.js';
 import { measurementBodyCheck } from './check.js';
 import type { MqttMetrics, RefusalKind } from './metrics.js';
 import { parseMeasurementPayload } from './payload.js';
+import { together } from './together.js';
 import { addressOf } from './topics.js';
 
 /** A write the store could not make for a while: tried again, the message held unacknowledged meanwhile. */
@@ -86,6 +87,31 @@ export function mqttIngest(deps: IngestDeps) {
     }
   }
 
+  type Refusal = Awaited<ReturnType<typeof commit>>;
+  /** A message of one measurement. */
+  interface Reading {
+    topic: string;
+    items: MeasurementBase[];
+  }
+
+  /**
+   * The single measurements of the messages taken in one turn go in with one call of the
+   * service: one request of the group commit and one change on the bus instead of one each.
+   * Should that call fail (a sensor deleted, a value refused, the store away), each message's goes
+   * in alone, so only the faulty one is refused and each waits out the store for itself.
+   */
+  const recordOne = together<Reading, Refusal>(
+    (readings) => {
+      if (stopped) return Promise.reject(new IngestStopped());
+      return services.measurements.record(
+        readings.map((reading) => reading.items[0]),
+        true,
+      );
+    },
+    (reading) => commit(reading.topic, () => services.measurements.record(reading.items, false)),
+    undefined,
+  );
+
   async function measurements(topic: string, payload: Buffer, packet: IPublishPacket, sensorId: number): Promise<void> {
     const parsed = parseMeasurementPayload(sensorId, payload);
     if (!parsed.ok) return refuse(topic, payload, parsed.reason, 'payload');
@@ -99,7 +125,7 @@ export function mqttIngest(deps: IngestDeps) {
       metrics.duplicate();
       return;
     }
-    const refusal = await commit(topic, () => services.measurements.record(items, batch));
+    const refusal = batch ? await commit(topic, () => services.measurements.record(items, batch)) : await recordOne({ topic, items });
     if (refusal) return refuse(topic, payload, refusal.reason, refusal.refused);
     metrics.stored();
   }
