@@ -16,11 +16,11 @@ import { topicsOf } from './topics.js';
 export const SHARE_GROUP = 'sensorhub';
 
 /**
- * Connections each instance takes messages on. MQTT.js hands a connection's next message over
- * only once the previous one is acknowledged, and a message is acknowledged only after its
- * commit: one connection would commit one message at a time. Several connections in the same
- * shared subscription (the broker deals the messages out among them) keep several commits in
- * flight, which the group commit then joins.
+ * Connections each instance takes messages on, in the same shared subscription (the broker deals
+ * the messages out among them); each has several messages in hand at once (see `RECEIVE_MAXIMUM`),
+ * whose commits the group commit joins. Fewer would carry as much, but the number must not
+ * shrink: the broker keeps dealing messages to the persistent session of a connection that is
+ * gone until that session expires, so the messages of dropped connections would wait for days.
  */
 export const INGEST_LINKS = 32;
 

@@ -9,6 +9,7 @@ import { type Backoff, backoffDelay } from './backoff.js';
 import { measurementBodyCheck } from './check.js';
 import type { MqttMetrics, RefusalKind } from './metrics.js';
 import { parseMeasurementPayload } from './payload.js';
+import { together } from './together.js';
 import { addressOf } from './topics.js';
 
 /** A write the store could not make for a while: tried again, the message held unacknowledged meanwhile. */
@@ -54,26 +55,62 @@ export function mqttIngest(deps: IngestDeps) {
   const check = measurementBodyCheck();
   let stopped = false;
 
+  /**
+   * Messages waiting out the store. Each connection has many messages in hand: when the store goes
+   * away they all wait, and only the first of them says so in the log.
+   */
+  let waiting = 0;
+
   /** Runs a write, waiting out a store that is away; a refusal of the input is returned as such. */
   async function commit(topic: string, write: () => Promise<unknown>): Promise<{ refused: RefusalKind; reason: string } | undefined> {
     let unexpected = 0;
-    for (let attempt = 0; ; attempt++) {
-      if (stopped) throw new IngestStopped();
-      try {
-        await write();
-        return undefined;
-      } catch (error) {
-        if (error instanceof NotFound) return { refused: 'unknown', reason: error.message };
-        if (error instanceof InvalidInput) return { refused: 'validation', reason: error.issues.map((i) => i.msg).join('; ') };
-        if (!isStoreUnavailable(error) && ++unexpected >= UNEXPECTED_ATTEMPTS) {
-          log.error({ err: error, topic }, 'MQTT message could not be stored; let go after repeated failures');
-          return { refused: 'internal', reason: 'the service failed to store it (see its log)' };
+    let attempt = 0;
+    try {
+      for (; ; attempt++) {
+        if (stopped) throw new IngestStopped();
+        try {
+          await write();
+          return undefined;
+        } catch (error) {
+          if (error instanceof NotFound) return { refused: 'unknown', reason: error.message };
+          if (error instanceof InvalidInput) return { refused: 'validation', reason: error.issues.map((i) => i.msg).join('; ') };
+          if (!isStoreUnavailable(error) && ++unexpected >= UNEXPECTED_ATTEMPTS) {
+            log.error({ err: error, topic }, 'MQTT message could not be stored; let go after repeated failures');
+            return { refused: 'internal', reason: 'the service failed to store it (see its log)' };
+          }
+          if (attempt === 0 && waiting++ === 0) log.warn({ err: error, topic }, 'MQTT message waits for the store');
+          await new Promise((resolve) => setTimeout(resolve, backoffDelay(STORE_RETRY, attempt, random())));
         }
-        if (attempt === 0) log.warn({ err: error, topic }, 'MQTT message waits for the store');
-        await new Promise((resolve) => setTimeout(resolve, backoffDelay(STORE_RETRY, attempt, random())));
       }
+    } finally {
+      if (attempt > 0) waiting--;
     }
   }
+
+  type Refusal = Awaited<ReturnType<typeof commit>>;
+  /** A message of one measurement. */
+  interface Reading {
+    topic: string;
+    items: MeasurementBase[];
+  }
+
+  /**
+   * The single measurements of the messages taken in one turn go in with one call of the
+   * service: one request of the group commit and one change on the bus instead of one each.
+   * Should that call fail (a sensor deleted, a value refused, the store away), each message's goes
+   * in alone, so only the faulty one is refused and each waits out the store for itself.
+   */
+  const recordOne = together<Reading, Refusal>(
+    (readings) => {
+      if (stopped) return Promise.reject(new IngestStopped());
+      return services.measurements.record(
+        readings.map((reading) => reading.items[0]),
+        true,
+      );
+    },
+    (reading) => commit(reading.topic, () => services.measurements.record(reading.items, false)),
+    undefined,
+  );
 
   async function measurements(topic: string, payload: Buffer, packet: IPublishPacket, sensorId: number): Promise<void> {
     const parsed = parseMeasurementPayload(sensorId, payload);
@@ -88,7 +125,7 @@ export function mqttIngest(deps: IngestDeps) {
       metrics.duplicate();
       return;
     }
-    const refusal = await commit(topic, () => services.measurements.record(items, batch));
+    const refusal = batch ? await commit(topic, () => services.measurements.record(items, batch)) : await recordOne({ topic, items });
     if (refusal) return refuse(topic, payload, refusal.reason, refusal.refused);
     metrics.stored();
   }

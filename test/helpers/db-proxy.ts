@@ -1,15 +1,17 @@
 import { type AddressInfo, createServer, type Server, Socket } from 'node:net';
 
 /**
- * A TCP proxy in front of PostgreSQL that a test controls: `cut` stands for the database going
- * away (connections closed, new ones refused), `silence` for one that stops answering (connections
- * stay open, new ones are accepted, nothing comes back).
+ * A TCP proxy in front of PostgreSQL (or another server, such as the broker) that a test controls:
+ * `cut` stands for the database going away (connections closed, new ones refused), `silence` for
+ * one that stops answering (connections stay open, new ones are accepted, nothing comes back),
+ * `muteClients` for a server that no longer hears its clients while they still hear it.
  */
 export function databaseProxy(target: URL) {
   let server: Server | undefined;
   const sockets = new Set<Socket>();
   let port = 0;
   let silent = false;
+  let clientsMuted = false;
   const open = () =>
     new Promise<void>((resolve) => {
       server = createServer((client) => {
@@ -19,7 +21,7 @@ export function databaseProxy(target: URL) {
         upstream.connect(Number(target.port || 5432), target.hostname);
         // Bytes are forwarded one chunk at a time, so that a silenced proxy can swallow them.
         client.on('data', (chunk) => {
-          if (!silent) upstream.write(chunk);
+          if (!silent && !clientsMuted) upstream.write(chunk);
         });
         upstream.on('data', (chunk) => {
           if (!silent) client.write(chunk);
@@ -56,6 +58,10 @@ export function databaseProxy(target: URL) {
         for (const s of sockets) s.destroy();
         sockets.clear();
       });
+    },
+    /** From now on what clients send is swallowed; what the server sends still reaches them. */
+    muteClients() {
+      clientsMuted = true;
     },
     /** From now on nothing is forwarded either way, and no connection is closed. */
     silence() {

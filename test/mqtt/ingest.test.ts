@@ -108,6 +108,25 @@ describe.each(storeKinds())('MQTT ingest (%s)', (kind) => {
     },
   );
 
+  it('refuses only the faulty messages of a burst taken in together, and stores the rest once', async () => {
+    const future = new Date(Date.now() + 3600_000).toISOString();
+    const sending: Promise<void>[] = [];
+    for (let i = 0; i < 60; i++) {
+      sending.push(device.publish(`${prefix}/sensors/2/measurements`, String(i)));
+      if (i === 20) sending.push(device.publish(`${prefix}/sensors/2/measurements`, JSON.stringify({ value: 1, timestamp: future })));
+      if (i === 40) sending.push(device.publish(`${prefix}/sensors/999/measurements`, '5'));
+    }
+    await Promise.all(sending);
+    await eventually(async () => (await metric('sensorhub_mqtt_messages_refused_total')) === 2, 'the two faulty messages to be refused');
+    await eventually(async () => (await metric('sensorhub_mqtt_messages_stored_total')) === 60, 'the others to be stored');
+    const values = (await measurementsOf(2)).map((m) => m.value).sort((a, b) => a - b);
+    expect(values).toEqual(Array.from({ length: 60 }, (_, i) => i));
+    const reasons = () => device.received.filter((m) => m.topic === `${prefix}/errors`).map((m) => JSON.parse(m.text).reason as string);
+    await eventually(() => reasons().length === 2, 'both to be reported');
+    expect(reasons().join(' ')).toMatch(/future/);
+    expect(reasons().join(' ')).toMatch(/999/);
+  });
+
   it('reports only an excerpt of a long poison payload', async () => {
     await device.publish(`${prefix}/sensors/1/measurements`, `{"value": "${'x'.repeat(5000)}"}`);
     const report = JSON.parse((await device.waitFor((m) => m.topic === `${prefix}/errors`)).text);
