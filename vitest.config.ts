@@ -7,9 +7,10 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    isolate: false,
     // Most test files wait on real processes, browsers, brokers and timers rather than compute:
     // three at once on two cores take the suite from about 14 to about 7.5 minutes.
     maxWorkers: 3,
-    globalSetup: ['test/helpers/global-setup.ts', 'test/e2e/dashboard-build.ts'],
+    globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/service-build.ts', 'test/e2e/dashboard-build.ts'],
   },
 });
