@@ -22,16 +22,39 @@ function createAjv(): Ajv {
   return ajv;
 }
 
+/** What a schema compiles to, for one part of the request. */
+interface Compiled {
+  check: ValidateFunction;
+  coerce: ReturnType<typeof compileCoercion>;
+}
+
+/**
+ * Compiled schemas are kept per schema object (the routes' schemas are constants), for every app
+ * the process builds: compiling them is most of the cost of building one.
+ */
+let shared: Ajv | undefined;
+const compiledBySchema = new WeakMap<object, Map<string, Compiled>>();
+
+function compiled(schema: object, httpPart: string | undefined): Compiled {
+  const source: Source = httpPart === 'params' ? 'path' : httpPart === 'querystring' ? 'query' : 'json';
+  let byPart = compiledBySchema.get(schema);
+  if (!byPart) compiledBySchema.set(schema, (byPart = new Map()));
+  let entry = byPart.get(source);
+  if (!entry) {
+    shared ??= createAjv();
+    entry = { check: shared.compile(withInputLimits(schema)), coerce: compileCoercion(schema as Schema, source) };
+    byPart.set(source, entry);
+  }
+  return entry;
+}
+
 /**
  * Fastify's validator compiler: numeric strings become numbers where the schema asks for one
  * (see coerce.ts), then Ajv checks the whole part and reports every problem at once.
  */
 export function validatorCompiler(): FastifySchemaCompiler<unknown> {
-  const ajv = createAjv();
   return ({ schema, httpPart }) => {
-    const check: ValidateFunction = ajv.compile(withInputLimits(schema as object));
-    const source: Source = httpPart === 'params' ? 'path' : httpPart === 'querystring' ? 'query' : 'json';
-    const coerce = compileCoercion(schema as Schema, source);
+    const { check, coerce } = compiled(schema as object, httpPart);
     const validate = (data: unknown) => {
       const value = coerce ? coerce(data) : data;
       const ok = check(value);

@@ -8,7 +8,7 @@ import { CameraUnavailable } from './errors.js';
  * an old one has not returned, bounds the damage to a single thread of the pool.
  */
 export class FileGate {
-  private running: { settled: Promise<void>; startedAt: number; limitMs: number } | undefined;
+  private running: { settled: Promise<void>; startedAt: number; limitMs: number; overdue: boolean } | undefined;
 
   constructor(private readonly clock: () => number = Date.now) {}
 
@@ -26,12 +26,14 @@ export class FileGate {
       }
     }
     const result = work();
-    const entry = { settled: result.then(noop, noop), startedAt: this.clock(), limitMs: timeoutMs };
+    const entry = { settled: result.then(noop, noop), startedAt: this.clock(), limitMs: timeoutMs, overdue: false };
     this.running = entry;
     void entry.settled.then(() => {
       if (this.running === entry) this.running = undefined;
     });
     if (!(await settlesWithin(entry.settled, deadline - this.clock()))) {
+      // Given up at its limit: stuck from now on, even where the clock shows the limit just reached.
+      entry.overdue = true;
       throw new CameraUnavailable(`${what}: not read within ${timeoutMs} ms`);
     }
     return result;
@@ -39,7 +41,8 @@ export class FileGate {
 
   /** A capture has run past its time limit and still not returned (a hung mount, a blocked device). */
   stuck(): boolean {
-    return this.running !== undefined && this.clock() - this.running.startedAt > this.running.limitMs;
+    const running = this.running;
+    return running !== undefined && (running.overdue || this.clock() - running.startedAt > running.limitMs);
   }
 }
 

@@ -4,12 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usersCommand } from '../../src/cli/users-command.js';
 import { openStore, type Store } from '../../src/store/index.js';
-import { run } from '../helpers/process.js';
+import { BUILT, run } from '../helpers/process.js';
 import { startService } from '../helpers/service.js';
 import { type ScratchDatabase, scratchDatabase } from '../helpers/stores.js';
-
-const CLI = new URL('../../src/cli/users.ts', import.meta.url).pathname;
-const TSX = import.meta.resolve('tsx');
 
 /** The commands run in this process, on a store of their own as the tool opens it; output collected as the tool prints it. */
 function inProcess(store: () => Store, tokenSecret?: string) {
@@ -161,7 +158,7 @@ describe('users command-line tool and the token secret', () => {
     const service = await startService('sqlite', { database, env: { AUTH_MODE: 'enforced', TOKEN_SECRET: SECRET } });
     try {
       writeFileSync(join(workdir, '.env'), `DATABASE_URL=${database.url}\nTOKEN_SECRET=${SECRET}\n`);
-      const token = await run(process.execPath, ['--import', TSX, CLI, 'token', 'pi'], { cwd: workdir, env: {} });
+      const token = await run(process.execPath, [BUILT.users, 'token', 'pi'], { cwd: workdir, env: {} });
       expect(token.code).toBe(0);
       const read = await fetch(`${service.url}/prototypes`, { headers: { authorization: `Bearer ${token.stdout.trim()}` } });
       expect(read.status).toBe(200);

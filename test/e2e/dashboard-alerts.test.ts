@@ -87,8 +87,15 @@ describe.skipIf(!hasChromium).each(storeKinds())(withHint('dashboard alerts in a
       const cards = page.locator('.alerts .alert');
       await expect.poll(() => cards.count()).toBe((await alerts('state=active&prototype_id=0')).length);
 
+      // The page asks for the filtered list once it has drawn the choice: its answer is awaited, or
+      // the cards counted below could still be those of the state alone.
+      const filtered = page.waitForResponse((response) => {
+        const url = new URL(response.url());
+        return url.pathname === '/alerts' && url.searchParams.get('sensor_id') === '3' && url.searchParams.get('state') === 'cleared';
+      });
       await page.getByLabel('State').selectOption('cleared');
       await page.getByLabel('Sensor').selectOption({ label: 'Temperature #3' });
+      await filtered;
       const cleared = await alerts('state=cleared&sensor_id=3&limit=1000');
       expect(cleared.length).toBeGreaterThan(ALERT_PAGE);
       await expect.poll(() => cards.count()).toBe(ALERT_PAGE);

@@ -296,6 +296,8 @@ describe.skipIf(!hasChromium).each(storeKinds())(withHint('dashboard in a real b
     await page.setViewportSize(DESKTOP);
     await warning.getByRole('button', { name: 'Cancel' }).click();
     await warning.waitFor({ state: 'hidden' });
+    // The first question closes too (its own Delete button would otherwise be a second one in the form).
+    await page.getByRole('dialog', { name: `Delete pH #${id}?` }).waitFor({ state: 'hidden' });
     expect((await service.get(`/measurements/${id}`)).body).toHaveLength(3);
     expect(record.requestsTo(`/sensors/${id}`).map((url) => url.searchParams.get('cascade'))).toEqual([null]);
 

@@ -14,13 +14,16 @@ export interface ServiceProcess {
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
+/** The built entry points (`npm run build`; the tests' global setup builds them). */
+export const BUILT = { server: `${ROOT}dist/server.js`, users: `${ROOT}dist/cli/users.js`, copyStore: `${ROOT}dist/cli/copy-store.js` };
+
 /**
- * The service as a real operating-system process (`node --import tsx src/server.ts`), listening on
- * a free port; resolves once it logs that it is ready (compiling the sources on a loaded machine can
+ * The service as a real operating-system process (`node dist/server.js`, as `npm start` runs it),
+ * listening on a free port; resolves once it logs that it is ready (on a loaded machine that can
  * take a good part of a minute).
  */
 export async function spawnService(env: Record<string, string>, timeoutMs = 60_000): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, [BUILT.server], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,15 +1,15 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import type { Kysely } from 'kysely';
+import { inject } from 'vitest';
 import type { Database } from '../../src/store/database.js';
 import type { Dialect, StoreKind } from '../../src/store/dialect.js';
 import { openPostgres } from '../../src/store/postgres/connection.js';
 import { postgresDialect } from '../../src/store/postgres/dialect.js';
 import { openSqlite } from '../../src/store/sqlite/connection.js';
 import { sqliteDialect } from '../../src/store/sqlite/dialect.js';
+import { emptyPostgresDatabase, releasePostgresDatabase, withDatabase } from './scratch-postgres.js';
 
 /** The stores the suite runs against: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
 export function storeKinds(): StoreKind[] {
@@ -21,38 +21,19 @@ export interface ScratchDatabase {
   drop(): Promise<void>;
 }
 
-function withDatabase(adminUrl: string, name: string): string {
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-/** A fresh, empty database: a SQLite file in a temporary folder, or a new PostgreSQL database. */
+/** A fresh, empty database: a SQLite file in a temporary folder, or an empty PostgreSQL database. */
 export async function scratchDatabase(kind: StoreKind): Promise<ScratchDatabase> {
   if (kind === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'sensorhub-test-'));
     return { url: `sqlite:${join(dir, 'sensorhub.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
   const adminUrl = process.env.TEST_DATABASE_URL as string;
-  const name = `sensorhub_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
+  const name = await emptyPostgresDatabase(adminUrl, inject('databasePrefix'));
+  let released: Promise<void> | undefined;
   return {
     url: withDatabase(adminUrl, name),
-    async drop() {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      try {
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await client.end();
-      }
-    },
+    // Once only: a second release would hand the database to two files at once.
+    drop: () => (released ??= releasePostgresDatabase(adminUrl, name)),
   };
 }
 

@@ -58,7 +58,9 @@ describe.each(storeKinds())('MQTT ingest (%s)', (kind) => {
     // A late measurement (older timestamp) does not replace the newest.
     expect(device.received.filter((m) => m.topic === `${prefix}/sensors/2/last`).map((m) => JSON.parse(m.text).value)).not.toContain(6.5);
 
-    // A subscriber arriving later finds the newest value retained.
+    // A subscriber arriving later finds the newest value retained (once the service has published
+    // it: arriving before, it would get it live).
+    await device.waitFor((m) => m.topic === `${prefix}/sensors/3/last` && JSON.parse(m.text).value === 1.3);
     const late = await testClient();
     await late.subscribe(`${prefix}/sensors/3/last`);
     const retained = await late.waitFor((m) => m.topic === `${prefix}/sensors/3/last`);

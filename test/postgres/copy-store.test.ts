@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PNG } from '../helpers/images.js';
-import { run } from '../helpers/process.js';
+import { BUILT, run } from '../helpers/process.js';
 import { startService } from '../helpers/service.js';
 import { type ScratchDatabase, scratchDatabase } from '../helpers/stores.js';
 
@@ -44,8 +44,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('copying a SQLite store into Postg
     await target?.drop();
   });
 
-  const copy = (...extra: string[]) =>
-    run(process.execPath, ['--import', 'tsx', 'src/cli/copy-store.ts', '--from', source.url, '--to', target.url, ...extra]);
+  const copy = (...extra: string[]) => run(process.execPath, [BUILT.copyStore, '--from', source.url, '--to', target.url, ...extra]);
 
   it('copies everything, with progress, and the service on PostgreSQL answers as before', async () => {
     const result = await copy();
@@ -88,6 +87,6 @@ describe.runIf(process.env.TEST_DATABASE_URL)('copying a SQLite store into Postg
     expect(refused.stderr).toContain('not empty');
     const forced = await copy('--force');
     expect(forced.code, forced.stderr).toBe(0);
-    expect((await run(process.execPath, ['--import', 'tsx', 'src/cli/copy-store.ts', '--from', source.url])).code).toBe(2);
+    expect((await run(process.execPath, [BUILT.copyStore, '--from', source.url])).code).toBe(2);
   });
 });

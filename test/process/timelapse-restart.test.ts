@@ -49,6 +49,8 @@ describe('timelapses across restarts of the service process', () => {
       expect(await first.stop('SIGTERM')).toBe(0);
       const left = JSON.parse(readFileSync(join(dir, metadata.id, 'metadata.json'), 'utf8'));
       expect(left).toMatchObject({ id: metadata.id, state: 'running' });
+      // Slots pass while no process runs (a start can take less than a period).
+      await sleep(2000);
 
       const second = await spawnService(env());
       try {

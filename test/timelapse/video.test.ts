@@ -83,9 +83,13 @@ describe('assembleVideo with the real ffmpeg', () => {
         return true;
       }
     };
+    // The shell makes the file before it writes the number: an empty file is not a pid yet.
+    const pidWritten = () => (existsSync(join(dir, 'pid')) ? Number(readFileSync(join(dir, 'pid'), 'utf8')) : 0);
     const waitForPid = async () => {
-      for (let i = 0; i < 2000 && !existsSync(join(dir, 'pid')); i++) await new Promise((r) => setTimeout(r, 10));
-      return Number(readFileSync(join(dir, 'pid'), 'utf8'));
+      for (let i = 0; i < 2000 && !pidWritten(); i++) await new Promise((r) => setTimeout(r, 10));
+      const pid = pidWritten();
+      expect(pid).toBeGreaterThan(0);
+      return pid;
     };
 
     it('is killed at its time limit', async () => {
