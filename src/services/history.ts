@@ -50,6 +50,20 @@ function answerOfRow(r: BucketRow, size: number): AggregateBucket {
   };
 }
 
+/** A folded or computed bucket of `size` as answered. */
+export function answerOfBucket(b: Bucket, size: number): AggregateBucket {
+  return {
+    start: b.start,
+    end: b.start + size,
+    count: b.count,
+    min: b.min.value,
+    max: b.max.value,
+    mean: b.sum / b.count,
+    first: b.first.value,
+    last: b.last.value,
+  };
+}
+
 /**
  * Long ranges from the history buckets (API.md §10). Answers are whole buckets aligned in UTC: a
  * bucket overlapping an edge of the window is answered whole, as a chart of hourly means expects.
@@ -139,19 +153,7 @@ export function historyService({ store, now }: ServiceDeps) {
         kept === undefined
           ? await fromRawRows(sensorId, from, to, size)
           : foldBuckets(rowsOf(await keptStretches('whole', sensorId, kept, from, to)).map(bucketOfRow), size);
-      const answer = buckets.map((b) =>
-        aggregateBucketJson({
-          start: b.start,
-          end: b.start + size,
-          count: b.count,
-          min: b.min.value,
-          max: b.max.value,
-          mean: b.sum / b.count,
-          first: b.first.value,
-          last: b.last.value,
-        }),
-      );
-      return Buffer.from(`[${answer.join(',')}]`);
+      return Buffer.from(`[${buckets.map((b) => aggregateBucketJson(answerOfBucket(b, size))).join(',')}]`);
     },
 
     /**

@@ -11,7 +11,7 @@ export const phSensorBody = {
 
 /** A temperature sensor on the default prototype, with thresholds 10 ≤ 20 ≤ 30 ≤ 40: what the alert tests post. */
 export const temperatureSensorBody = {
-  sensor_type: 'temperature',
+  sensor_type: 'temperature' as const,
   prototype_id: 0,
   sensor_unit: 'Celsius',
   threshold_critically_low: 10,

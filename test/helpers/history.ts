@@ -1,6 +1,7 @@
 import { type Kysely, Migrator } from 'kysely';
 import { expect } from 'vitest';
 import { type Bucket, bucketsOf } from '../../src/history/fold.js';
+import { answerOfBucket } from '../../src/services/history.js';
 import type { Database, StoredMeasurement } from '../../src/store/database.js';
 import type { Dialect, StoreKind } from '../../src/store/dialect.js';
 import { bucketOf } from '../../src/store/history-sql.js';
@@ -73,14 +74,8 @@ export function aggregateOfRows(rows: readonly MeasurementRow[], size: number) {
   return bucketsOf(
     rows.map((r) => ({ measurement_id: r.measurement_id, value: r.value, timestamp: Date.parse(r.timestamp) })),
     size,
-  ).map((b) => ({
-    start: iso(b.start),
-    end: iso(b.start + size),
-    count: b.count,
-    min: b.min.value,
-    max: b.max.value,
-    mean: b.sum / b.count,
-    first: b.first.value,
-    last: b.last.value,
-  }));
+  ).map((b) => {
+    const answer = answerOfBucket(b, size);
+    return { ...answer, start: iso(answer.start), end: iso(answer.end) };
+  });
 }

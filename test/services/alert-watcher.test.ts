@@ -2,19 +2,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { alertWatcher } from '../../src/alerts/watcher.js';
 import { changeBus } from '../../src/events/bus.js';
 import { openStore, type Store, type StoredMeasurement } from '../../src/store/index.js';
+import { temperatureSensorBody } from '../helpers/bodies.js';
 import { manualTimers } from '../helpers/manual-timers.js';
 import { type ScratchDatabase, scratchDatabase, storeKinds } from '../helpers/stores.js';
 
 const NOW = Date.UTC(2026, 10, 22, 12);
-const SENSOR = {
-  sensor_type: 'temperature' as const,
-  prototype_id: 0,
-  sensor_unit: 'Celsius',
-  threshold_critically_low: 10,
-  threshold_low: 20,
-  threshold_high: 30,
-  threshold_critically_high: 40,
-};
+const SENSOR = temperatureSensorBody;
 
 describe.each(storeKinds())('the alert watcher on the ingest path (%s)', (kind) => {
   let database: ScratchDatabase;

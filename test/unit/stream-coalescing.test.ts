@@ -41,17 +41,24 @@ const event = (seq: number, sensorId: number): LiveEvent => ({
   textFor: () => `id: ${seq}\n\n`,
 });
 
+/** A registry whose clock and alarms, the coalescing window's included, the test moves itself. */
+function registryOnManualTime(start: number) {
+  const clock: { now: number | undefined } = { now: start };
+  const manual = manualTimers(clock);
+  const now = () => clock.now as number;
+  const registry = streamRegistry(
+    { maxBacklogBytes: 1 << 20, heartbeatMs: 60_000, coalesceMs: 15 },
+    { timers: manual.timers, now, window: { timers: manual.timers, now } },
+  );
+  return { clock, manual, registry };
+}
+
 describe('stream registry: coalescing', () => {
   let stop: () => void = () => {};
   afterEach(() => stop());
 
   it('writes an event after a quiet spell at once, and those that follow within the window together, in order', async () => {
-    const clock: { now: number | undefined } = { now: 1_000 };
-    const manual = manualTimers(clock);
-    const registry = streamRegistry(
-      { maxBacklogBytes: 1 << 20, heartbeatMs: 60_000, coalesceMs: 15 },
-      { timers: manual.timers, now: () => clock.now as number, window: { timers: manual.timers, now: () => clock.now as number } },
-    );
+    const { clock, manual, registry } = registryOnManualTime(1_000);
     const { server, responses, writes, clients } = await openStreams(2);
     stop = () => {
       registry.closeAll();
@@ -84,12 +91,7 @@ describe('stream registry: coalescing', () => {
   });
 
   it('writes what waits before it ends the streams', async () => {
-    const clock: { now: number | undefined } = { now: 0 };
-    const manual = manualTimers(clock);
-    const registry = streamRegistry(
-      { maxBacklogBytes: 1 << 20, heartbeatMs: 60_000, coalesceMs: 15 },
-      { timers: manual.timers, now: () => clock.now as number, window: { timers: manual.timers, now: () => clock.now as number } },
-    );
+    const { manual, registry } = registryOnManualTime(0);
     const { server, responses, writes, clients } = await openStreams(1);
     stop = () => {
       for (const c of clients) c.destroy();

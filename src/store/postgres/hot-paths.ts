@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { KEPT_SIZES } from '../../history/sizes.js';
+import { DAY, KEPT_SIZES } from '../../history/sizes.js';
 import {
   type BucketRead,
   bucketReadSql,
@@ -9,20 +9,19 @@ import {
   newBucketStamp,
   STAMPED_BUCKET_COLUMNS,
 } from '../history-sql.js';
-import { DAY } from '../../history/sizes.js';
 import type { NewMeasurement, StoredActuator, StoredMeasurement } from '../database.js';
 
-/**
- * The hottest statements on PostgreSQL as named prepared statements: each connection parses and
- * plans them once, and they skip the query builder's per-call work. Ingest sends a batch as three
- * arrays, one statement whatever its size.
- */
 /** A statement with `?` placeholders in PostgreSQL's numbered form. */
 function numbered(text: string): string {
   let n = 0;
   return text.replace(/\?/g, () => `$${++n}`);
 }
 
+/**
+ * The hottest statements on PostgreSQL as named prepared statements: each connection parses and
+ * plans them once, and they skip the query builder's per-call work. Ingest sends a batch as three
+ * arrays, one statement whatever its size.
+ */
 export function postgresHotPaths(pool: pg.Pool) {
   const last = {
     name: 'sensorhub_last_measurement',

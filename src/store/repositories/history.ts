@@ -25,8 +25,6 @@ export interface RebuildProgress {
  * The history buckets of every sensor (5 minutes, 1 hour, 1 day): reading them, and keeping them
  * exact when raw rows go away. Ingest adds to them in its own commit (see the group commits);
  * everything here runs inside the caller's transaction when given a transaction's `db`.
- */
-/**
  * `stamped: false` writes buckets without stamps, for the migration that builds buckets before
  * the stamp column exists.
  */
