@@ -12,10 +12,21 @@ import type { Store, StoreInstruments } from './store.js';
 /** How long /healthz waits for the store to answer `select 1`. */
 const PING_TIMEOUT_MS = 1000;
 
-/** Migrations, then default data when asked for: once per store, before it serves anything. */
-export async function prepare(db: Kysely<Database>, dialect: Dialect, seed: boolean, log: MigrationLog = () => {}): Promise<void> {
-  const { error } = await new Migrator({ db, provider: migrationProvider(dialect, log) }).migrateToLatest();
-  if (error) throw error;
+/**
+ * Migrations, then default data when asked for: once per store, before it serves anything.
+ * `migrationsUnder` wraps the migrations where the backend needs more than the migrator does.
+ */
+export async function prepare(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  seed: boolean,
+  log: MigrationLog = () => {},
+  migrationsUnder: (migrate: () => Promise<void>) => Promise<void> = (migrate) => migrate(),
+): Promise<void> {
+  await migrationsUnder(async () => {
+    const { error } = await new Migrator({ db, provider: migrationProvider(dialect, log) }).migrateToLatest();
+    if (error) throw error;
+  });
   if (seed) await seedDefaults(db, dialect);
 }
 

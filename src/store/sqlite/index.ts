@@ -10,6 +10,7 @@ import { sqliteGroupCommit } from './group-commit.js';
 import { sqliteHistoryUpsert } from './history-upsert.js';
 import { sqliteHotCache } from './hot-cache.js';
 import { type SqliteReader, sqliteReader } from './reader.js';
+import { inOneWriteTransaction } from './migration-lock.js';
 import { walProbe } from './wal-probe.js';
 import { exposedStoreFiles } from './file-permissions.js';
 
@@ -23,7 +24,12 @@ export async function openSqliteStore(databaseUrl: string, options: OpenStoreOpt
   const connection = openSqlite(databaseUrl, options.sqliteSynchronous);
   const { db } = connection;
   try {
-    await prepare(db, dialect, options.seedDefaults ?? true, options.log);
+    const log = options.log ?? (() => {});
+    await prepare(db, dialect, options.seedDefaults ?? true, log, (migrate) =>
+      inOneWriteTransaction(connection.sqlite, migrate, () =>
+        log({ file: connection.file }, 'another process is writing to the store; migrations wait for it'),
+      ),
+    );
   } catch (error) {
     await db.destroy();
     throw error;
