@@ -41,6 +41,12 @@ describe('statusPollMs', () => {
     expect(statusPollMs(state({ config: { ...config, frequency: 0.2 } }), NOW)).toBe(1000);
   });
 
+  it('reads every second until the first frame of a new timelapse is in, taken or failed, whatever its pace', () => {
+    expect(statusPollMs(state({ metadata: { ...metadata, frames: 0, latest_frame_date: null } }), NOW)).toBe(1000);
+    // A camera that fails does not make the page read every second for the whole timelapse.
+    expect(statusPollMs(state({ metadata: { ...metadata, frames: 0, failed_frames: 1, latest_frame_date: null } }), NOW)).toBe(10_000);
+  });
+
   it('waits for a video being made for a while, then stops reading', () => {
     expect(statusPollMs(state({ running: false }), NOW)).toBe(3000);
     expect(statusPollMs(state({ running: false }), NOW + 3_600_000)).toBeNull();

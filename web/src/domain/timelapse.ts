@@ -27,12 +27,14 @@ export const ASSEMBLY_WATCH_MS = 10 * 60_000;
 
 /**
  * When to read the status again, or null for never: while a timelapse runs, at the pace of its
- * frames (1 s to 10 s); while its video is being made, every 3 s for a while. Otherwise nothing
- * changes without the page itself doing something.
+ * frames (1 s to 10 s), and every second until its first frame (taken as it starts) is in; while
+ * its video is being made, every 3 s for a while. Otherwise nothing changes without the page
+ * itself doing something.
  */
 export function statusPollMs(state: TimelapseState, nowMs: number): number | null {
   const { metadata, config } = state;
   if (!metadata) return null;
+  if (state.running && metadata.frames + metadata.failed_frames === 0) return 1000;
   if (state.running) return Math.min(10_000, Math.max(1000, (config?.frequency ?? 10) * 1000));
   if (metadata.ready) return null;
   const lastActivity = Date.parse(metadata.latest_frame_date ?? metadata.start_date);
