@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenSecret, tokenService } from '../../src/auth/tokens.js';
 import { type CameraStandIn, probeVideo, startCamera } from '../helpers/camera.js';
 import { startService, type TestService } from '../helpers/service.js';
+import type { StoreKind } from '../../src/store/dialect.js';
 import { type ScratchDatabase, scratchDatabase, storeKinds } from '../helpers/stores.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -34,6 +35,7 @@ interface Metadata {
 
 const mode = (path: string) => statSync(path).mode & 0o777;
 
+/** For the cases that count no capture: those that do start a camera of their own. */
 let camera: CameraStandIn;
 beforeAll(async () => {
   camera = await startCamera();
@@ -41,26 +43,33 @@ beforeAll(async () => {
 afterAll(() => camera?.close());
 
 /** One database per store kind for the file: timelapses do not depend on what is stored. */
-const databases = new Map<string, ScratchDatabase>();
+const databases = new Map<string, Promise<ScratchDatabase>>();
+const databaseOf = (kind: StoreKind) => {
+  if (!databases.has(kind)) databases.set(kind, scratchDatabase(kind));
+  return databases.get(kind)!;
+};
 afterAll(async () => {
-  for (const database of databases.values()) await database.drop();
+  for (const database of databases.values()) await (await database).drop();
 });
 
-describe.each(storeKinds())('timelapses (%s)', (kind) => {
-  let service: TestService;
-  let dir: string;
-
-  async function withService(env: Record<string, string>, test: (s: TestService, dir: string) => Promise<void>) {
-    if (!databases.has(kind)) databases.set(kind, await scratchDatabase(kind));
+/**
+ * Frames are taken in real time, a second apart at the least, so the cases of both stores run side
+ * by side, each with a service, a folder and a camera of its own (the cases count the camera's
+ * captures); the steps of one timelapse run in order within their group.
+ */
+describe.concurrent.each(storeKinds())('timelapses (%s)', (kind) => {
+  async function withService(env: Record<string, string>, test: (s: TestService, dir: string, camera: CameraStandIn) => Promise<void>) {
+    const ownCamera = await startCamera();
     const folder = mkdtempSync(join(tmpdir(), 'sensorhub-timelapse-test-'));
     const s = await startService(kind, {
-      database: databases.get(kind),
-      env: { PICTURE_SOURCE: camera.url, PICTURE_CACHE_MS: '0', TIMELAPSE_DIR: folder, ...env },
+      database: await databaseOf(kind),
+      env: { PICTURE_SOURCE: ownCamera.url, PICTURE_CACHE_MS: '0', TIMELAPSE_DIR: folder, ...env },
     });
     try {
-      await test(s, folder);
+      await test(s, folder, ownCamera);
     } finally {
       await s.close();
+      await ownCamera.close();
       rmSync(folder, { recursive: true, force: true });
     }
   }
@@ -71,23 +80,27 @@ describe.each(storeKinds())('timelapses (%s)', (kind) => {
   const framesOnDisk = (folder: string, id: string) => readdirSync(join(folder, id, 'frames')).length;
 
   describe('a short timelapse', () => {
+    let camera: CameraStandIn;
+    let service: TestService;
+    let dir: string;
     beforeAll(async () => {
+      camera = await startCamera();
       dir = mkdtempSync(join(tmpdir(), 'sensorhub-timelapse-test-'));
-      if (!databases.has(kind)) databases.set(kind, await scratchDatabase(kind));
       service = await startService(kind, {
-        database: databases.get(kind),
+        database: await databaseOf(kind),
         env: { PICTURE_SOURCE: camera.url, PICTURE_CACHE_MS: '0', TIMELAPSE_DIR: dir },
       });
     });
     afterAll(async () => {
       await service?.close();
+      await camera?.close();
       rmSync(dir, { recursive: true, force: true });
     });
 
     let started: { running: boolean; metadata: Metadata; config: unknown };
     let servedBefore: number;
 
-    it('starts: 200 with the status of the new timelapse', async () => {
+    it.sequential('starts: 200 with the status of the new timelapse', async () => {
       servedBefore = camera.served;
       const res = await service.post('/timelapse/start', { frequency: 1, duration: 3, framerate: 4 });
       expect(res.status).toBe(200);
@@ -101,7 +114,7 @@ describe.each(storeKinds())('timelapses (%s)', (kind) => {
       expect(started.config).toEqual({ frequency: 1, duration: 3, framerate: 4, name: metadata.name });
     });
 
-    it('shows the newest frame while it runs, and the same status at /status and /frame-info', async () => {
+    it.sequential('shows the newest frame while it runs, and the same status at /status and /frame-info', async () => {
       const frame = await until('a first frame', async () => {
         const res = await fetch(`${service.url}/timelapse/latest-frame`);
         return res.status === 200
@@ -122,7 +135,7 @@ describe.each(storeKinds())('timelapses (%s)', (kind) => {
       expect(onDisk).toMatchObject({ id: started.metadata.id, state: 'running' });
     });
 
-    it('ends with a frame per period and an H.264 MP4 whose frame count and rate ffprobe confirms', async () => {
+    it.sequential('ends with a frame per period and an H.264 MP4 whose frame count and rate ffprobe confirms', async () => {
       const done = await readyOne(service, started.metadata.id);
       // Three periods, each with its frame; a machine stalled for a whole period (a loaded CI) may
       // miss one, which then counts as failed (the scheduler's own tests pin the grid exactly).
@@ -146,7 +159,7 @@ describe.each(storeKinds())('timelapses (%s)', (kind) => {
       expect(status).toMatchObject({ running: false, metadata: { id: done.id, ready: true, frames: done.frames } });
     });
 
-    it('answers range requests from the file', async () => {
+    it.sequential('answers range requests from the file', async () => {
       const whole = readFileSync(join(dir, started.metadata.id, 'timelapse.mp4'));
       const res = await fetch(`${service.url}/timelapse/${started.metadata.id}/download`, { headers: { range: 'bytes=100-199' } });
       expect(res.status).toBe(206);
@@ -162,7 +175,7 @@ describe.each(storeKinds())('timelapses (%s)', (kind) => {
       expect(await past.json()).toEqual({ detail: 'Range Not Satisfiable' });
     });
 
-    it('keeps its files private: folders 0700, files 0600', () => {
+    it.sequential('keeps its files private: folders 0700, files 0600', () => {
       const folder = join(dir, started.metadata.id);
       expect(mode(dir)).toBe(0o700);
       expect(mode(folder)).toBe(0o700);
@@ -173,7 +186,7 @@ describe.each(storeKinds())('timelapses (%s)', (kind) => {
       expect(readdirSync(folder).sort()).toEqual(['frames', 'metadata.json', 'timelapse.mp4']);
     });
 
-    it('has no latest frame once nothing runs', async () => {
+    it.sequential('has no latest frame once nothing runs', async () => {
       const res = await service.get('/timelapse/latest-frame');
       expect(res.status).toBe(404);
       expect(res.body.detail).toMatch(/no timelapse is running/);
@@ -181,7 +194,7 @@ describe.each(storeKinds())('timelapses (%s)', (kind) => {
   });
 
   it('stops mid-way: the video holds the frames taken so far, and no frame is taken after', async () => {
-    await withService({}, async (s, folder) => {
+    await withService({}, async (s, folder, camera) => {
       const { id } = (await s.post('/timelapse/start', { frequency: 1, duration: 600, framerate: 10, name: 'Basil' })).body.metadata;
       await until('two frames', async () => ((await s.get('/timelapse/status')).body.metadata.frames >= 2 ? true : undefined));
       const stopped = await s.post('/timelapse/stop');
@@ -207,7 +220,7 @@ describe.each(storeKinds())('timelapses (%s)', (kind) => {
   });
 
   it('deletes a running timelapse: stopped first, its files gone, no frame after', async () => {
-    await withService({}, async (s, folder) => {
+    await withService({}, async (s, folder, camera) => {
       const { id } = (await s.post('/timelapse/start', { frequency: 1, duration: 600, framerate: 10 })).body.metadata;
       await until('a frame', async () => ((await s.get('/timelapse/status')).body.metadata.frames >= 1 ? true : undefined));
       const res = await s.request('DELETE', `/timelapse/${id}`);
@@ -228,7 +241,7 @@ describe.each(storeKinds())('timelapses (%s)', (kind) => {
   });
 
   it('skips and counts the frames of a camera that fails half the time', async () => {
-    await withService({}, async (s, folder) => {
+    await withService({}, async (s, folder, camera) => {
       camera.mode = 'flaky';
       const before = { served: camera.served, failed: camera.failed };
       try {
@@ -273,7 +286,7 @@ describe.each(storeKinds())('timelapses (%s)', (kind) => {
   });
 
   it('shares captures with GET /picture: a dashboard showing the picture makes no capture of its own', async () => {
-    await withService({ PICTURE_CACHE_MS: '60000' }, async (s, folder) => {
+    await withService({ PICTURE_CACHE_MS: '60000' }, async (s, folder, camera) => {
       const servedBefore = camera.served;
       const { id } = (await s.post('/timelapse/start', { frequency: 1, duration: 600, framerate: 1 })).body.metadata;
       await until('a frame', async () => ((await s.get('/timelapse/status')).body.metadata.frames >= 1 ? true : undefined));
@@ -288,18 +301,18 @@ describe.each(storeKinds())('timelapses (%s)', (kind) => {
   });
 
   it('resumes a running timelapse when the service starts again, until its end date', async () => {
-    if (!databases.has(kind)) databases.set(kind, await scratchDatabase(kind));
+    const database = await databaseOf(kind);
     const folder = mkdtempSync(join(tmpdir(), 'sensorhub-timelapse-test-'));
     const env = { PICTURE_SOURCE: camera.url, PICTURE_CACHE_MS: '0', TIMELAPSE_DIR: folder };
     try {
-      const first = await startService(kind, { database: databases.get(kind), env });
+      const first = await startService(kind, { database, env });
       const { metadata } = (await first.post('/timelapse/start', { frequency: 1, duration: 5, framerate: 3 })).body;
       await until('a frame', async () => ((await first.get('/timelapse/status')).body.metadata.frames >= 1 ? true : undefined));
       await first.close();
       const before = JSON.parse(readFileSync(join(folder, metadata.id, 'metadata.json'), 'utf8'));
       expect(before.state).toBe('running');
 
-      const second = await startService(kind, { database: databases.get(kind), env });
+      const second = await startService(kind, { database, env });
       try {
         expect((await second.get('/timelapse/status')).body).toMatchObject({
           running: true,
@@ -322,11 +335,12 @@ describe.each(storeKinds())('timelapses (%s)', (kind) => {
   });
 
   describe('refuses a bad configuration with 422 and writes nothing', () => {
+    let service: TestService;
+    let dir: string;
     beforeAll(async () => {
       dir = join(tmpdir(), `sensorhub-timelapse-never-${process.pid}-${kind}`);
-      if (!databases.has(kind)) databases.set(kind, await scratchDatabase(kind));
       service = await startService(kind, {
-        database: databases.get(kind),
+        database: await databaseOf(kind),
         env: { PICTURE_SOURCE: camera.url, TIMELAPSE_DIR: dir, TIMELAPSE_MAX_FRAMES: '10' },
       });
     });
@@ -336,7 +350,7 @@ describe.each(storeKinds())('timelapses (%s)', (kind) => {
     });
 
     const good = { frequency: 1, duration: 5, framerate: 10 };
-    it.each([
+    it.sequential.each([
       ['frequency 0', { ...good, frequency: 0 }, ['body', 'frequency'], 'greater_than'],
       ['negative frequency', { ...good, frequency: -5 }, ['body', 'frequency'], 'greater_than'],
       ['fractional frequency', { ...good, frequency: 1.5 }, ['body', 'frequency'], 'int_parsing'],
@@ -365,7 +379,7 @@ describe.each(storeKinds())('timelapses (%s)', (kind) => {
       expect((await service.get('/timelapse/status')).body).toEqual({ running: false, metadata: null, config: null });
     });
 
-    it('a body that is not JSON: 400; no body: 422', async () => {
+    it.sequential('a body that is not JSON: 400; no body: 422', async () => {
       expect(
         (await service.request('POST', '/timelapse/start', { raw: '{"frequency":', headers: { 'content-type': 'application/json' } }))
           .status,
@@ -374,12 +388,12 @@ describe.each(storeKinds())('timelapses (%s)', (kind) => {
       expect(existsSync(dir)).toBe(false);
     });
 
-    it('says how many frames a too long timelapse would take', async () => {
+    it.sequential('says how many frames a too long timelapse would take', async () => {
       const res = await service.post('/timelapse/start', { frequency: 2, duration: 21, framerate: 1 });
       expect(res.body.detail[0].msg).toMatch(/11 frames, more than TIMELAPSE_MAX_FRAMES \(10\)/);
     });
 
-    it('unknown ids: 404 for download and delete, whatever the id looks like', async () => {
+    it.sequential('unknown ids: 404 for download and delete, whatever the id looks like', async () => {
       for (const id of ['3f0c4a52-0000-4000-8000-000000000000', 'nope', '..%2F..%2Fetc']) {
         const download = await service.get(`/timelapse/${id}/download`);
         expect(download.status, id).toBe(404);
@@ -388,28 +402,31 @@ describe.each(storeKinds())('timelapses (%s)', (kind) => {
       }
     });
 
-    it('accepts numeric strings and exactly TIMELAPSE_MAX_FRAMES frames; a second start is a 409 that changes nothing', async () => {
-      const res = await service.post('/timelapse/start', { frequency: '1', duration: '10', framerate: '25', name: '  ' });
-      expect(res.status, res.text).toBe(200);
-      const { id, name } = res.body.metadata;
-      expect(name).toBe(`Timelapse ${id.slice(0, 8)}`);
-      expect(res.body.config).toEqual({ frequency: 1, duration: 10, framerate: 25, name });
+    it.sequential(
+      'accepts numeric strings and exactly TIMELAPSE_MAX_FRAMES frames; a second start is a 409 that changes nothing',
+      async () => {
+        const res = await service.post('/timelapse/start', { frequency: '1', duration: '10', framerate: '25', name: '  ' });
+        expect(res.status, res.text).toBe(200);
+        const { id, name } = res.body.metadata;
+        expect(name).toBe(`Timelapse ${id.slice(0, 8)}`);
+        expect(res.body.config).toEqual({ frequency: 1, duration: 10, framerate: 25, name });
 
-      const second = await service.post('/timelapse/start', { frequency: 2, duration: 4, framerate: 1 });
-      expect(second.status).toBe(409);
-      expect(second.body.detail).toMatch(/already running/);
-      expect(readdirSync(dir)).toEqual([id]);
-      expect((await list(service)).map((m) => m.id)).toEqual([id]);
-      expect((await service.get('/timelapse/status')).body).toMatchObject({
-        running: true,
-        metadata: { id },
-        config: { frequency: 1, duration: 10 },
-      });
+        const second = await service.post('/timelapse/start', { frequency: 2, duration: 4, framerate: 1 });
+        expect(second.status).toBe(409);
+        expect(second.body.detail).toMatch(/already running/);
+        expect(readdirSync(dir)).toEqual([id]);
+        expect((await list(service)).map((m) => m.id)).toEqual([id]);
+        expect((await service.get('/timelapse/status')).body).toMatchObject({
+          running: true,
+          metadata: { id },
+          config: { frequency: 1, duration: 10 },
+        });
 
-      const download = await service.get(`/timelapse/${id}/download`);
-      expect(download.status).toBe(409);
-      expect((await service.request('DELETE', `/timelapse/${id}`)).status).toBe(204);
-    });
+        const download = await service.get(`/timelapse/${id}/download`);
+        expect(download.status).toBe(409);
+        expect((await service.request('DELETE', `/timelapse/${id}`)).status).toBe(204);
+      },
+    );
   });
 });
 

@@ -39,9 +39,12 @@ export interface CameraStandIn {
   close(): Promise<void>;
 }
 
+/** The stand-ins' pictures, made once per test worker: several cameras can run side by side. */
+let cameraPictures: Buffer[] | undefined;
+
 /** A snapshot camera on a real port whose picture changes at every request. */
 export async function startCamera(): Promise<CameraStandIn> {
-  const pictures = realJpegs(8);
+  const pictures = (cameraPictures ??= realJpegs(8));
   let requests = 0;
   const camera: CameraStandIn = {
     url: '',
