@@ -1,5 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
+// Both stores by default: PostgreSQL at the local default unless TEST_DATABASE_URL names another;
+// TEST_DATABASE_URL=none tests SQLite only (the PostgreSQL cases then show as skipped).
+process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/test';
+if (process.env.TEST_DATABASE_URL === 'none') delete process.env.TEST_DATABASE_URL;
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'web/test/**/*.test.ts'],

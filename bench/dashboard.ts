@@ -20,14 +20,14 @@
  *
  * It prints a table and appends it to BENCHMARKS.md.
  */
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import Fastify from 'fastify';
 import { build } from 'vite';
-import { DESKTOP, hasChromium, INSTALL_HINT, launchBrowser } from '../test/e2e/browser.js';
+import { CHROMIUM, DESKTOP, launchBrowser } from '../test/e2e/browser.js';
 import { oldStore } from './lib/old-store.js';
 import { ROOT, startService } from './lib/processes.js';
 
@@ -253,8 +253,8 @@ async function liveHeap(): Promise<HeapRun> {
 }
 
 async function main(): Promise<void> {
-  if (!hasChromium) {
-    console.error(INSTALL_HINT);
+  if (!existsSync(CHROMIUM)) {
+    console.error(`the dashboard bench needs Chromium at ${CHROMIUM}: apt-get install -y chromium`);
     process.exit(1);
   }
   const rows: Row[] = [];

@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../helpers/service.js';
 import { storeKinds } from '../helpers/stores.js';
-import { DESKTOP, hasChromium, launchBrowser, openPage, screenshot, seriousAccessibilityViolations, withHint, WIDTHS } from './browser.js';
+import { DESKTOP, launchBrowser, openPage, screenshot, seriousAccessibilityViolations, WIDTHS } from './browser.js';
 import { seedDay } from './dashboard-data.js';
 
 /** Generous for a loaded machine: an event reaches the page within milliseconds. */
@@ -23,7 +23,7 @@ interface Alert {
   acknowledged_at: string | null;
 }
 
-describe.skipIf(!hasChromium).each(storeKinds())(withHint('dashboard alerts in a real browser (%s)'), (kind) => {
+describe.each(storeKinds())('dashboard alerts in a real browser (%s)', (kind) => {
   let service: TestService;
   let browser: Browser;
 

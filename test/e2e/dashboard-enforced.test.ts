@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/auth/passwords.js';
 import { PERMISSIONS } from '../../src/auth/permissions.js';
 import { startService, type TestService } from '../helpers/service.js';
-import { hasChromium, launchBrowser, openPage, screenshot, seriousAccessibilityViolations, WIDTHS, withHint } from './browser.js';
+import { launchBrowser, openPage, screenshot, seriousAccessibilityViolations, WIDTHS } from './browser.js';
 import { seedDay } from './dashboard-data.js';
 
 const ADMIN = { username: 'grower', password: 'tomatoes-2026' };
@@ -11,7 +11,7 @@ const VIEWER = { username: 'visitor', password: 'looking-only' };
 /** Generous for a loaded machine: an event reaches the page within milliseconds. */
 const LIVE_WAIT_MS = 10_000;
 
-describe.skipIf(!hasChromium)(withHint('dashboard in a real browser (enforced mode)'), () => {
+describe('dashboard in a real browser (enforced mode)', () => {
   let service: TestService;
   let browser: Browser;
   let adminToken: string;

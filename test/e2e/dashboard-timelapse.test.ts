@@ -2,7 +2,7 @@ import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CameraStandIn, probeVideo, startCamera } from '../helpers/camera.js';
 import { startService, type TestService } from '../helpers/service.js';
-import { hasChromium, launchBrowser, openPage, PHONE, screenshot, seriousAccessibilityViolations, withHint } from './browser.js';
+import { launchBrowser, openPage, PHONE, screenshot, seriousAccessibilityViolations } from './browser.js';
 
 /** Frames are taken in real time (a second apart here) and ffmpeg makes the video: generous. */
 const VIDEO_WAIT_MS = 30_000;
@@ -32,7 +32,7 @@ async function start(form: Locator, fields: StartFields): Promise<void> {
   await form.getByRole('button', { name: 'Start timelapse' }).click();
 }
 
-describe.skipIf(!hasChromium)(withHint('dashboard timelapses in a real browser'), () => {
+describe('dashboard timelapses in a real browser', () => {
   let camera: CameraStandIn;
   let service: TestService;
   let browser: Browser;

@@ -4,25 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { phSensorBody } from '../helpers/bodies.js';
 import { startService, type TestService } from '../helpers/service.js';
 import { storeKinds } from '../helpers/stores.js';
-import {
-  cameraImage,
-  DESKTOP,
-  hasChromium,
-  launchBrowser,
-  openPage,
-  PHONE,
-  screenshot,
-  WIDTHS,
-  withHint,
-  seriousAccessibilityViolations,
-} from './browser.js';
+import { cameraImage, DESKTOP, launchBrowser, openPage, PHONE, screenshot, WIDTHS, seriousAccessibilityViolations } from './browser.js';
 import { secondPrototype, seedDay } from './dashboard-data.js';
 
 const PAGES = ['overview', 'charts', 'settings', 'camera', 'data'] as const;
 /** Generous for a loaded machine: an event reaches the page within milliseconds. */
 const LIVE_WAIT_MS = 10_000;
 
-describe.skipIf(!hasChromium).each(storeKinds())(withHint('dashboard in a real browser (open mode, %s)'), (kind) => {
+describe.each(storeKinds())('dashboard in a real browser (open mode, %s)', (kind) => {
   let service: TestService;
   let browser: Browser;
 
