@@ -1,47 +1,63 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, test } from 'vitest';
+import type { StoreKind } from '../../src/store/dialect.js';
 import { startService, type TestService } from '../helpers/service.js';
 import { storeKinds } from '../helpers/stores.js';
 import { cleanBroker, eventually, mqttEnv, serviceClientIds, type TestClient, testClient, uniquePrefix } from '../helpers/mqtt.js';
 
-describe.each(storeKinds())('MQTT ingest (%s)', (kind) => {
-  let service: TestService;
-  let device: TestClient;
-  let prefix: string;
+/** One case's service, linked to the shared broker under a topic prefix of its own, and a device. */
+interface Link {
+  service: TestService;
+  device: TestClient;
+  prefix: string;
+}
 
-  beforeEach(async () => {
-    prefix = uniquePrefix();
-    service = await startService(kind, { env: mqttEnv(prefix) });
-    await eventually(async () => (await service.get('/healthz')).body.mqtt === 'connected', 'the service to subscribe');
-    device = await testClient();
-    await device.subscribe(`${prefix}/errors`);
-    await device.subscribe(`${prefix}/sensors/+/last`);
+/**
+ * Every case has a service, a store and a prefix of its own, so the cases (most of their time spent
+ * waiting on the broker) run side by side.
+ */
+const linkTest = (kind: StoreKind) =>
+  test.extend<{ link: Link }>({
+    // eslint-disable-next-line no-empty-pattern -- vitest reads the fixtures a fixture needs from this pattern
+    link: async ({}, use) => {
+      const prefix = uniquePrefix();
+      const service = await startService(kind, { env: mqttEnv(prefix) });
+      await eventually(async () => (await service.get('/healthz')).body.mqtt === 'connected', 'the service to subscribe');
+      const device = await testClient();
+      await device.subscribe(`${prefix}/errors`);
+      await device.subscribe(`${prefix}/sensors/+/last`);
+      await use({ service, device, prefix });
+      await device.close();
+      await service.close();
+      await cleanBroker(prefix, serviceClientIds(prefix));
+    },
   });
 
-  afterEach(async () => {
-    await device.close();
-    await service.close();
-    await cleanBroker(prefix, serviceClientIds(prefix));
-  });
+const measurementsOf = async (service: TestService, sensorId: number) =>
+  (await service.get(`/measurements/${sensorId}`)).body as { value: number; timestamp: string }[];
+const countAll = async (service: TestService) =>
+  (await Promise.all([1, 2, 3].map((id) => measurementsOf(service, id)))).reduce((n, rows) => n + rows.length, 0);
+const metric = async (service: TestService, name: string) => {
+  const text = (await service.get('/metrics')).text;
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith(name))
+    .reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0);
+};
 
-  const measurementsOf = async (sensorId: number) =>
-    (await service.get(`/measurements/${sensorId}`)).body as { value: number; timestamp: string }[];
-  const countAll = async () => (await Promise.all([1, 2, 3].map(measurementsOf))).reduce((n, rows) => n + rows.length, 0);
-  const metric = async (name: string) => {
-    const text = (await service.get('/metrics')).text;
-    return text
-      .split('\n')
-      .filter((line) => line.startsWith(name))
-      .reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0);
-  };
+describe.concurrent.each(storeKinds())('MQTT ingest (%s)', (kind) => {
+  const it = linkTest(kind);
 
-  it('takes a plain number, a JSON object and a JSON array, and publishes the newest as retained', async () => {
+  it('takes a plain number, a JSON object and a JSON array, and publishes the newest as retained', async ({
+    link: { service, device, prefix },
+    expect,
+  }) => {
     await device.publish(`${prefix}/sensors/2/measurements`, '6.42');
-    await eventually(async () => (await measurementsOf(2)).length === 1, 'the plain number to be stored');
-    expect((await measurementsOf(2))[0].value).toBe(6.42);
+    await eventually(async () => (await measurementsOf(service, 2)).length === 1, 'the plain number to be stored');
+    expect((await measurementsOf(service, 2))[0].value).toBe(6.42);
 
     await device.publish(`${prefix}/sensors/2/measurements`, JSON.stringify({ value: 6.5, timestamp: '2026-01-01T10:00:00+01:00' }));
-    await eventually(async () => (await measurementsOf(2)).length === 2, 'the object to be stored');
-    expect((await measurementsOf(2)).map((m) => m.timestamp)).toContain('2026-01-01T09:00:00.000Z');
+    await eventually(async () => (await measurementsOf(service, 2)).length === 2, 'the object to be stored');
+    expect((await measurementsOf(service, 2)).map((m) => m.timestamp)).toContain('2026-01-01T09:00:00.000Z');
 
     const batch = [
       { value: 1.1, timestamp: '2026-01-02T00:00:00Z' },
@@ -50,8 +66,8 @@ describe.each(storeKinds())('MQTT ingest (%s)', (kind) => {
     ];
     // As in a body of POST /measurements, a numeric string is taken as the number and unknown fields are ignored.
     await device.publish(`${prefix}/sensors/3/measurements`, JSON.stringify(batch));
-    await eventually(async () => (await measurementsOf(3)).length === 3, 'the array to be stored');
-    expect((await measurementsOf(3)).map((m) => m.value)).toEqual([1.1, 1.2, 1.3]);
+    await eventually(async () => (await measurementsOf(service, 3)).length === 3, 'the array to be stored');
+    expect((await measurementsOf(service, 3)).map((m) => m.value)).toEqual([1.1, 1.2, 1.3]);
 
     const last = await device.waitFor((m) => m.topic === `${prefix}/sensors/2/last` && JSON.parse(m.text).value === 6.42);
     expect(JSON.parse(last.text)).toMatchObject({ sensor_id: 2, value: 6.42, measurement_id: expect.any(Number) });
@@ -68,9 +84,9 @@ describe.each(storeKinds())('MQTT ingest (%s)', (kind) => {
     expect(JSON.parse(retained.text).value).toBe(1.3);
     await late.close();
 
-    expect(await metric('sensorhub_mqtt_messages_received_total')).toBe(3);
-    expect(await metric('sensorhub_mqtt_messages_stored_total')).toBe(3);
-    expect(await metric('sensorhub_mqtt_messages_refused_total')).toBe(0);
+    expect(await metric(service, 'sensorhub_mqtt_messages_received_total')).toBe(3);
+    expect(await metric(service, 'sensorhub_mqtt_messages_stored_total')).toBe(3);
+    expect(await metric(service, 'sensorhub_mqtt_messages_refused_total')).toBe(0);
   });
 
   const poison: [string, string, string | Buffer, RegExp][] = [
@@ -93,24 +109,27 @@ describe.each(storeKinds())('MQTT ingest (%s)', (kind) => {
     ['an unknown actuator', 'actuators/77/activated', '1', /Actuator 77 not found/i],
   ];
 
-  it.each(poison)(
+  it.for(poison)(
     'refuses %s: acknowledged, not stored, reported on <prefix>/errors, and the next message still goes in',
-    async (_name, path, payload, reason) => {
-      const before = await countAll();
+    async ([_name, path, payload, reason], { link: { service, device, prefix }, expect }) => {
+      const before = await countAll(service);
       const topic = `${prefix}/${path}`;
       await device.publish(topic, payload);
       const report = JSON.parse((await device.waitFor((m) => m.topic === `${prefix}/errors`)).text);
       expect(report).toMatchObject({ topic, reason: expect.stringMatching(reason) });
       if (typeof payload === 'string') expect(report.payload).toBe(payload);
-      expect(await countAll()).toBe(before);
-      expect(await metric('sensorhub_mqtt_messages_refused_total')).toBe(1);
+      expect(await countAll(service)).toBe(before);
+      expect(await metric(service, 'sensorhub_mqtt_messages_refused_total')).toBe(1);
 
       await device.publish(`${prefix}/sensors/1/measurements`, '2.5');
-      await eventually(async () => (await countAll()) === before + 1, 'the next message to be stored');
+      await eventually(async () => (await countAll(service)) === before + 1, 'the next message to be stored');
     },
   );
 
-  it('refuses only the faulty messages of a burst taken in together, and stores the rest once', async () => {
+  it('refuses only the faulty messages of a burst taken in together, and stores the rest once', async ({
+    link: { service, device, prefix },
+    expect,
+  }) => {
     const future = new Date(Date.now() + 3600_000).toISOString();
     const sending: Promise<void>[] = [];
     for (let i = 0; i < 60; i++) {
@@ -119,9 +138,12 @@ describe.each(storeKinds())('MQTT ingest (%s)', (kind) => {
       if (i === 40) sending.push(device.publish(`${prefix}/sensors/999/measurements`, '5'));
     }
     await Promise.all(sending);
-    await eventually(async () => (await metric('sensorhub_mqtt_messages_refused_total')) === 2, 'the two faulty messages to be refused');
-    await eventually(async () => (await metric('sensorhub_mqtt_messages_stored_total')) === 60, 'the others to be stored');
-    const values = (await measurementsOf(2)).map((m) => m.value).sort((a, b) => a - b);
+    await eventually(
+      async () => (await metric(service, 'sensorhub_mqtt_messages_refused_total')) === 2,
+      'the two faulty messages to be refused',
+    );
+    await eventually(async () => (await metric(service, 'sensorhub_mqtt_messages_stored_total')) === 60, 'the others to be stored');
+    const values = (await measurementsOf(service, 2)).map((m) => m.value).sort((a, b) => a - b);
     expect(values).toEqual(Array.from({ length: 60 }, (_, i) => i));
     const reasons = () => device.received.filter((m) => m.topic === `${prefix}/errors`).map((m) => JSON.parse(m.text).reason as string);
     await eventually(() => reasons().length === 2, 'both to be reported');
@@ -129,14 +151,16 @@ describe.each(storeKinds())('MQTT ingest (%s)', (kind) => {
     expect(reasons().join(' ')).toMatch(/999/);
   });
 
-  it('reports only an excerpt of a long poison payload', async () => {
+  it('reports only an excerpt of a long poison payload', async ({ link: { device, prefix }, expect }) => {
     await device.publish(`${prefix}/sensors/1/measurements`, `{"value": "${'x'.repeat(5000)}"}`);
     const report = JSON.parse((await device.waitFor((m) => m.topic === `${prefix}/errors`)).text);
     expect(report.payload.length).toBeLessThanOrEqual(201);
     expect(report.payload.endsWith('…')).toBe(true);
   });
 
-  it('an activation published by a controller sets last_activated, as PATCH …/last_activated does', async () => {
+  it('an activation published by a controller sets last_activated, as PATCH …/last_activated does', async ({
+    link: { service, device, prefix },
+  }) => {
     const before = (await service.get('/actuators/0')).body[0];
     service.clock.now = Date.parse(before.last_activated) + 60_000;
     await device.publish(`${prefix}/actuators/${before.actuator_id}/activated`, '');
@@ -146,8 +170,8 @@ describe.each(storeKinds())('MQTT ingest (%s)', (kind) => {
     );
   });
 
-  it('shows the link on /healthz and counts it on /metrics', async () => {
+  it('shows the link on /healthz and counts it on /metrics', async ({ link: { service }, expect }) => {
     expect((await service.get('/healthz')).body).toMatchObject({ status: 'ok', mqtt: 'connected' });
-    expect(await metric('sensorhub_mqtt_connected')).toBe(1);
+    expect(await metric(service, 'sensorhub_mqtt_connected')).toBe(1);
   });
 });
