@@ -132,18 +132,25 @@ export function streamRegistry({ maxBacklogBytes, heartbeatMs, coalesceMs }: Str
   let closed = false;
   let opened = 0;
 
-  /** Writes, or cuts the client off when its backlog would pass the bound; false when cut off. */
-  function write(client: Client, text: string): boolean {
+  /**
+   * Cuts the client off when its backlog, with what waits for the coalescing window, is past the
+   * bound already (one more event of any size is let through, no further); false when cut off.
+   * The waiting text is counted in characters, near enough to bytes for a bound.
+   */
+  function withinBound(client: Client): boolean {
     const { res } = client;
     if (res.destroyed) return false;
-    // Past the bound already: one more event of any size is let through, no further.
-    if (res.writableLength > maxBacklogBytes) {
-      cutOff++;
-      remove(client);
-      res.destroy();
-      return false;
-    }
-    res.write(text);
+    if (res.writableLength + client.pending.length <= maxBacklogBytes) return true;
+    cutOff++;
+    remove(client);
+    res.destroy();
+    return false;
+  }
+
+  /** Writes, or cuts the client off when its backlog is past the bound; false when cut off. */
+  function write(client: Client, text: string): boolean {
+    if (!withinBound(client)) return false;
+    client.res.write(text);
     return true;
   }
 
@@ -188,7 +195,7 @@ export function streamRegistry({ maxBacklogBytes, heartbeatMs, coalesceMs }: Str
       const text = textFor(client);
       if (text === undefined) continue;
       if (atOnce) write(client, text);
-      else {
+      else if (withinBound(client)) {
         client.pending += text;
         waiting.add(client);
       }
