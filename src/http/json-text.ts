@@ -1,16 +1,11 @@
 import type { Activation } from '../domain/activation.js';
 import type { Readable } from 'node:stream';
 import { isoOf } from '../domain/date-time.js';
-import type { AggregateBucket as AggregateBucketNumbers } from '../services/history.js';
 import type { StoredMeasurement } from '../store/index.js';
 
 /** A measurement as JSON text, the same as the response schema writes it (values are always finite). */
 export const measurementJson = (m: StoredMeasurement) =>
   `{"measurement_id":${m.measurement_id},"sensor_id":${m.sensor_id},"value":${m.value},"timestamp":"${isoOf(m.timestamp)}"}`;
-
-/** A history bucket as JSON text, the same as the response schema writes it (values are always finite). */
-export const aggregateBucketJson = (b: AggregateBucketNumbers) =>
-  `{"start":"${isoOf(b.start)}","end":"${isoOf(b.end)}","count":${b.count},"min":${b.min},"max":${b.max},"mean":${b.mean},"first":${b.first},"last":${b.last}}`;
 
 /** An activation decision as JSON text, the same as the response schema writes it. */
 export const activationJson = (a: Activation) =>

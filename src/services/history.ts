@@ -2,6 +2,7 @@ import { BucketLayout } from '../domain/buckets.js';
 import { parseDuration } from '../domain/duration.js';
 import type { TimeWindow } from '../domain/time-window.js';
 import { E, extremesPerBucket, type ExtremesRow, extremesRowOf } from '../history/extremes.js';
+import { type AggregateBucket, aggregateBucketJson } from '../history/bucket-json.js';
 import { dayCache, jsonArrayOf, rowsOf, type Stretch } from '../history/day-cache.js';
 import { type Bucket, bucketStream, foldBuckets } from '../history/fold.js';
 import {
@@ -15,7 +16,6 @@ import {
   sizeFittingIn,
 } from '../history/sizes.js';
 import type { AggregateQuery } from '../schemas/history.js';
-import { aggregateBucketJson } from '../http/json-text.js';
 import { type BucketRead, bucketOfRow, type BucketRow, V } from '../store/history-sql.js';
 import type { StoredMeasurement } from '../store/index.js';
 import type { ServiceDeps } from './deps.js';
@@ -23,17 +23,6 @@ import { InvalidInput, NotFound } from './errors.js';
 import { windowOf } from './window.js';
 
 /** One answered bucket: [start, end) and what it holds. */
-export interface AggregateBucket {
-  start: number;
-  end: number;
-  count: number;
-  min: number;
-  max: number;
-  mean: number;
-  first: number;
-  last: number;
-}
-
 /** A stored bucket of the asked size as answered. */
 function answerOfRow(r: BucketRow, size: number): AggregateBucket {
   const start = r[V.start];
