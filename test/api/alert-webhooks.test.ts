@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { manualServiceTimers } from '../helpers/manual-timers.js';
 import { startService, type TestService } from '../helpers/service.js';
 import { storeKinds } from '../helpers/stores.js';
-import { eventually, freePort, type WebhookReceiver, webhookReceiver } from '../helpers/webhook-receiver.js';
+import { eventually } from '../helpers/eventually.js';
+import { freePort, type WebhookReceiver, webhookReceiver } from '../helpers/webhook-receiver.js';
 import { temperatureSensorBody } from '../helpers/bodies.js';
 
 const NOW = Date.UTC(2026, 10, 22, 12);

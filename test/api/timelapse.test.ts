@@ -4,22 +4,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenSecret, tokenService } from '../../src/auth/tokens.js';
 import { type CameraStandIn, probeVideo, startCamera } from '../helpers/camera.js';
+import { eventually } from '../helpers/eventually.js';
 import { startService, type TestService } from '../helpers/service.js';
 import type { StoreKind } from '../../src/store/dialect.js';
 import { type ScratchDatabase, scratchDatabase, storeKinds } from '../helpers/stores.js';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Frames are taken in real time, and videos made by ffmpeg: generous waits on a loaded machine. */
+const inRealTime = <T>(condition: () => Promise<T | undefined | false> | T | undefined | false, what: string) =>
+  eventually(condition, what, 30_000);
 
-/** Polls until `check` gives a value (real time: frames are taken by the second). */
-async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Metadata {
   id: string;
@@ -76,7 +70,7 @@ describe.concurrent.each(storeKinds())('timelapses (%s)', (kind) => {
 
   const list = async (s: TestService) => (await s.get<Metadata[]>('/timelapse')).body;
   const readyOne = (s: TestService, id: string) =>
-    until(`the video of ${id}`, async () => (await list(s)).find((m) => m.id === id && m.ready));
+    inRealTime(async () => (await list(s)).find((m) => m.id === id && m.ready), `the video of ${id}`);
   const framesOnDisk = (folder: string, id: string) => readdirSync(join(folder, id, 'frames')).length;
 
   describe('a short timelapse', () => {
@@ -115,12 +109,12 @@ describe.concurrent.each(storeKinds())('timelapses (%s)', (kind) => {
     });
 
     it.sequential('shows the newest frame while it runs, and the same status at /status and /frame-info', async () => {
-      const frame = await until('a first frame', async () => {
+      const frame = await inRealTime(async () => {
         const res = await fetch(`${service.url}/timelapse/latest-frame`);
         return res.status === 200
           ? { type: res.headers.get('content-type'), cache: res.headers.get('cache-control'), bytes: Buffer.from(await res.arrayBuffer()) }
           : undefined;
-      });
+      }, 'a first frame');
       expect(frame.type).toBe('image/jpeg');
       expect(frame.cache).toBe('no-store');
       const frames = readdirSync(join(dir, started.metadata.id, 'frames')).sort();
@@ -196,7 +190,7 @@ describe.concurrent.each(storeKinds())('timelapses (%s)', (kind) => {
   it('stops mid-way: the video holds the frames taken so far, and no frame is taken after', async () => {
     await withService({}, async (s, folder, camera) => {
       const { id } = (await s.post('/timelapse/start', { frequency: 1, duration: 600, framerate: 10, name: 'Basil' })).body.metadata;
-      await until('two frames', async () => ((await s.get('/timelapse/status')).body.metadata.frames >= 2 ? true : undefined));
+      await inRealTime(async () => ((await s.get('/timelapse/status')).body.metadata.frames >= 2 ? true : undefined), 'two frames');
       const stopped = await s.post('/timelapse/stop');
       expect(stopped.status).toBe(200);
       expect(stopped.body).toMatchObject({ running: false, metadata: { id, name: 'Basil', ready: false } });
@@ -222,7 +216,7 @@ describe.concurrent.each(storeKinds())('timelapses (%s)', (kind) => {
   it('deletes a running timelapse: stopped first, its files gone, no frame after', async () => {
     await withService({}, async (s, folder, camera) => {
       const { id } = (await s.post('/timelapse/start', { frequency: 1, duration: 600, framerate: 10 })).body.metadata;
-      await until('a frame', async () => ((await s.get('/timelapse/status')).body.metadata.frames >= 1 ? true : undefined));
+      await inRealTime(async () => ((await s.get('/timelapse/status')).body.metadata.frames >= 1 ? true : undefined), 'a frame');
       const res = await s.request('DELETE', `/timelapse/${id}`);
       expect(res.status).toBe(204);
       expect(res.text).toBe('');
@@ -268,10 +262,10 @@ describe.concurrent.each(storeKinds())('timelapses (%s)', (kind) => {
       const running = await s.get(`/timelapse/${id}/download`);
       expect(running.status).toBe(409);
       expect(running.body.detail).toMatch(/still running/);
-      const refused = await until('the assembly to give up', async () => {
+      const refused = await inRealTime(async () => {
         const res = await s.get(`/timelapse/${id}/download`);
         return /running|being assembled/.test(res.body.detail) ? undefined : res;
-      });
+      }, 'the assembly to give up');
       expect(refused.status).toBe(409);
       expect(refused.body.detail).toMatch(
         /ffmpeg was not found \(FFMPEG_PATH=\/nonexistent\/bin\/ffmpeg\): install it \(apt install ffmpeg\)/,
@@ -289,7 +283,7 @@ describe.concurrent.each(storeKinds())('timelapses (%s)', (kind) => {
     await withService({ PICTURE_CACHE_MS: '60000' }, async (s, folder, camera) => {
       const servedBefore = camera.served;
       const { id } = (await s.post('/timelapse/start', { frequency: 1, duration: 600, framerate: 1 })).body.metadata;
-      await until('a frame', async () => ((await s.get('/timelapse/status')).body.metadata.frames >= 1 ? true : undefined));
+      await inRealTime(async () => ((await s.get('/timelapse/status')).body.metadata.frames >= 1 ? true : undefined), 'a frame');
       const pictures = await Promise.all(
         Array.from({ length: 5 }, async () => Buffer.from(await (await fetch(`${s.url}/picture`)).arrayBuffer())),
       );
@@ -307,7 +301,7 @@ describe.concurrent.each(storeKinds())('timelapses (%s)', (kind) => {
     try {
       const first = await startService(kind, { database, env });
       const { metadata } = (await first.post('/timelapse/start', { frequency: 1, duration: 5, framerate: 3 })).body;
-      await until('a frame', async () => ((await first.get('/timelapse/status')).body.metadata.frames >= 1 ? true : undefined));
+      await inRealTime(async () => ((await first.get('/timelapse/status')).body.metadata.frames >= 1 ? true : undefined), 'a frame');
       await first.close();
       const before = JSON.parse(readFileSync(join(folder, metadata.id, 'metadata.json'), 'utf8'));
       expect(before.state).toBe('running');

@@ -87,20 +87,7 @@ export async function testClient(brokerUrl = BROKER_URL, options: IClientOptions
   };
 }
 
-/** Waits until `condition` holds (checked every 20 ms), failing after `timeoutMs` with `what`. */
-export async function eventually<T>(
-  condition: () => Promise<T | undefined | false> | T | undefined | false,
-  what: string,
-  timeoutMs = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await condition();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+export { eventually } from './eventually.js';
 
 /**
  * Leaves the broker as the test found it: the retained messages under the test's prefixes are

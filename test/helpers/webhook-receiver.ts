@@ -64,17 +64,6 @@ export async function webhookReceiver(port = 0) {
 
 export type WebhookReceiver = Awaited<ReturnType<typeof webhookReceiver>>;
 
-/** Polls `check` until it holds (for state the service changes in the background), failing after `timeoutMs`. */
-export async function eventually<T>(check: () => Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const result = await check();
-    if (result) return result;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 /** A port nothing listens on (taken and released): a receiver that is down. */
 export async function freePort(): Promise<number> {
   const server = createTcpServer();

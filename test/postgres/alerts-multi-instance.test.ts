@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServiceProcess, spawnService } from '../helpers/process.js';
 import { openStream } from '../helpers/sse.js';
 import { bareConnection, type ScratchDatabase, scratchDatabase } from '../helpers/stores.js';
-import { eventually, type WebhookReceiver, webhookReceiver } from '../helpers/webhook-receiver.js';
+import { eventually } from '../helpers/eventually.js';
+import { type WebhookReceiver, webhookReceiver } from '../helpers/webhook-receiver.js';
 import { temperatureSensorBody } from '../helpers/bodies.js';
 
 const json = async (url: string, method = 'GET', body?: unknown) => {
@@ -56,8 +57,12 @@ describe.runIf(process.env.TEST_DATABASE_URL)('alerts with several service proce
       // value posted after the burst makes the outcome certain. Whatever the burst raised, one high
       // alert at most may ever exist (clear-after is a minute).
       expect((await json(`${a.url}/measurements`, 'POST', { sensor_id: sensorId, value: 35 })).status).toBe(200);
-      await eventually(async () => (await alertsOf(sensorId)).some((x) => x.kind === 'high'), 60_000);
-      await eventually(async () => (await json(`${b.url}/alerts?sensor_id=${sensorId}`)).body.length === 1, 60_000);
+      await eventually(async () => (await alertsOf(sensorId)).some((x) => x.kind === 'high'), 'a high alert', 60_000);
+      await eventually(
+        async () => (await json(`${b.url}/alerts?sensor_id=${sensorId}`)).body.length === 1,
+        'the alert on the other instance',
+        60_000,
+      );
       const rows = await alertsOf(sensorId);
       expect(rows.filter((x) => x.kind === 'high')).toEqual([{ kind: 'high', state: 'active' }]);
       // Process b hears of the alert raised on either process.
@@ -84,11 +89,15 @@ describe.runIf(process.env.TEST_DATABASE_URL)('alerts with several service proce
     const sensorId = (await json(`${b.url}/sensors/`, 'POST', SENSOR)).body.sensor_id as number;
     // Posted to a, relayed to b: both know the newest measurement and set the stale alarm.
     expect((await json(`${a.url}/measurements`, 'POST', { sensor_id: sensorId, value: 25 })).status).toBe(200);
-    await eventually(async () => (await alertsOf(sensorId)).length > 0, 20_000);
-    const stale = await eventually(async () => {
-      const got = hook.received.filter((d) => d.body.alert.sensor_id === sensorId);
-      return got.length > 0 ? got : undefined;
-    }, 60_000);
+    await eventually(async () => (await alertsOf(sensorId)).length > 0, 'an alert', 20_000);
+    const stale = await eventually(
+      async () => {
+        const got = hook.received.filter((d) => d.body.alert.sensor_id === sensorId);
+        return got.length > 0 ? got : undefined;
+      },
+      'the stale alert notified',
+      60_000,
+    );
     // Both alarms are set for the same instant; the evaluation that comes second finds the alert raised.
     expect((await json(`${a.url}/alerts?sensor_id=${sensorId}`)).body).toEqual((await json(`${b.url}/alerts?sensor_id=${sensorId}`)).body);
     expect(await alertsOf(sensorId)).toEqual([{ kind: 'stale', state: 'active' }]);

@@ -2,7 +2,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnService } from '../helpers/process.js';
 import { bareConnection, type ScratchDatabase, scratchDatabase, storeKinds } from '../helpers/stores.js';
-import { eventually, freePort, webhookReceiver } from '../helpers/webhook-receiver.js';
+import { eventually } from '../helpers/eventually.js';
+import { freePort, webhookReceiver } from '../helpers/webhook-receiver.js';
 
 const post = (url: string, body: unknown) =>
   fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -31,14 +32,18 @@ describe.each(storeKinds())('alert notifications across a kill (%s)', (kind) => 
       // posted once the first is evaluated (an evaluation reads the newest committed row: posted at
       // once, 2.5 could be the first one it sees).
       expect((await post(`${first.url}/measurements`, { sensor_id: 1, value: 5 })).status).toBe(200);
-      await eventually(async () => (await waiting()).length === 1, 60_000);
+      await eventually(async () => (await waiting()).length === 1, 'one notification waiting', 60_000);
       expect((await post(`${first.url}/measurements`, { sensor_id: 1, value: 2.5 })).status).toBe(200);
       // Both events are in the outbox and the first delivery has failed (nobody listens on the port).
-      await eventually(async () => {
-        const rows = await waiting();
-        return rows.length === 2 && rows[0].attempts >= 1;
-        // A real process on a loaded machine: a wait, not a time limit under test.
-      }, 60_000);
+      await eventually(
+        async () => {
+          const rows = await waiting();
+          return rows.length === 2 && rows[0].attempts >= 1;
+          // A real process on a loaded machine: a wait, not a time limit under test.
+        },
+        'both events in the outbox, the first delivery failed',
+        60_000,
+      );
       expect(await first.stop('SIGKILL')).toBeNull();
 
       const hook = await webhookReceiver(port);
@@ -50,7 +55,7 @@ describe.each(storeKinds())('alert notifications across a kill (%s)', (kind) => 
           ['escalated', 'warning'],
         ]);
         expect(got.every((d) => d.headers['idempotency-key'] === d.body.id)).toBe(true);
-        await eventually(async () => (await waiting()).length === 0, 60_000);
+        await eventually(async () => (await waiting()).length === 0, 'no notification waiting', 60_000);
         const active = (await (await fetch(`${second.url}/alerts?sensor_id=1`)).json()) as { alert_id: number }[];
         expect(active.map((a) => a.alert_id)).toEqual([got[0].body.alert.alert_id]);
       } finally {

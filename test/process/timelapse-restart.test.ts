@@ -3,20 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CameraStandIn, probeVideo, startCamera } from '../helpers/camera.js';
+import { eventually } from '../helpers/eventually.js';
 import { spawnService } from '../helpers/process.js';
 import { type ScratchDatabase, scratchDatabase } from '../helpers/stores.js';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Frames are taken in real time, and videos made by ffmpeg: generous waits on a loaded machine. */
+const inRealTime = <T>(condition: () => Promise<T | undefined | false> | T | undefined | false, what: string) =>
+  eventually(condition, what, 40_000);
 
-async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 40_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const json = async (url: string, init?: RequestInit): Promise<any> => (await fetch(url, init)).json();
 const start = (url: string, config: object) =>
@@ -51,7 +46,7 @@ describe.concurrent('timelapses across restarts of the service process', () => {
       const dir = folder();
       const first = await spawnService(env(dir));
       const { metadata } = await start(first.url, { frequency: 1, duration: 8, framerate: 5, name: 'across restarts' });
-      await until('two frames', async () => ((await json(`${first.url}/timelapse/status`)).metadata.frames >= 2 ? true : undefined));
+      await inRealTime(async () => ((await json(`${first.url}/timelapse/status`)).metadata.frames >= 2 ? true : undefined), 'two frames');
       expect(await first.stop('SIGTERM')).toBe(0);
       const left = JSON.parse(readFileSync(join(dir, metadata.id, 'metadata.json'), 'utf8'));
       expect(left).toMatchObject({ id: metadata.id, state: 'running' });
@@ -62,10 +57,10 @@ describe.concurrent('timelapses across restarts of the service process', () => {
       try {
         // The start of a process can take longer than the timelapse has left: it then resumes to
         // finish (its remaining slots failed), else to take frames; either way every slot is accounted for.
-        const done = await until('the video', async () => {
+        const done = await inRealTime(async () => {
           const [one] = await json(`${second.url}/timelapse`);
           return one.ready ? one : undefined;
-        });
+        }, 'the video');
         expect(done).toMatchObject({ id: metadata.id, start_date: metadata.start_date, end_date: metadata.end_date });
         expect(done.frames).toBeGreaterThanOrEqual(left.frames);
         expect(done.frames + done.failed_frames).toBe(8);
@@ -89,11 +84,11 @@ describe.concurrent('timelapses across restarts of the service process', () => {
       let metadata: { frames: number; failed_frames: number };
       try {
         ({ id } = (await start(withoutFfmpeg.url, { frequency: 1, duration: 2, framerate: 2 })).metadata);
-        const refused = await until('the assembly to give up', async () => {
+        const refused = await inRealTime(async () => {
           const res = await fetch(`${withoutFfmpeg.url}/timelapse/${id}/download`);
           const body = (await res.json()) as { detail: string };
           return /running|being assembled/.test(body.detail) ? undefined : { status: res.status, body };
-        });
+        }, 'the assembly to give up');
         expect(refused.status).toBe(409);
         expect(refused.body.detail).toMatch(/ffmpeg was not found .*apt install ffmpeg/);
         [metadata] = await json(`${withoutFfmpeg.url}/timelapse`);
@@ -109,10 +104,10 @@ describe.concurrent('timelapses across restarts of the service process', () => {
 
       const withFfmpeg = await spawnService(env(dir));
       try {
-        const done = await until('the video', async () => {
+        const done = await inRealTime(async () => {
           const found = ((await json(`${withFfmpeg.url}/timelapse`)) as { id: string; ready: boolean }[]).find((m) => m.id === id);
           return found?.ready ? found : undefined;
-        });
+        }, 'the video');
         expect(done).toMatchObject({ frames: metadata.frames, ready: true });
       } finally {
         await withFfmpeg.stop();

@@ -9,16 +9,14 @@ import type { TimelapseRecord } from '../../src/timelapse/record.js';
 import { realTimers } from '../../src/timelapse/scheduler.js';
 import { type TimelapseService, timelapseService } from '../../src/timelapse/service.js';
 import { probeVideo, realJpegs } from '../helpers/camera.js';
+import { eventually } from '../helpers/eventually.js';
 import { PNG } from '../helpers/images.js';
 
+/** Frames are taken in real time, and videos made by ffmpeg: generous waits on a loaded machine. */
+const inRealTime = <T>(condition: () => Promise<T | undefined | false> | T | undefined | false, what: string) =>
+  eventually(condition, what, 30_000);
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-async function until(what: string, check: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 let jpegs: Buffer[];
 beforeAll(() => {
@@ -96,13 +94,13 @@ describe('a timelapse service that starts again', () => {
     expect(timelapses.status()).toMatchObject({ running: true, metadata: { id: earlier.id, frames: 2, failed_frames: 2 } });
     expect(readdirSync(join(dir, earlier.id, 'frames')).every((n) => /^\d{6}\.jpg$/.test(n))).toBe(true);
 
-    await until('the video', () => current(earlier.id).ready);
+    await inRealTime(() => current(earlier.id).ready, 'the video');
     const done = current(earlier.id);
     // Slots 2 and 3 passed while it was down; 4, 5 and 6 were taken.
     expect(done).toMatchObject({ frames: 5, failed_frames: 2, state: 'finished', start_date: earlier.start_date });
     expect(probeVideo(join(dir, earlier.id, 'timelapse.mp4'))).toMatchObject({ frames: 5, frameRate: '5/1' });
     // Memory first, then the file: the metadata lands on disk right after.
-    await until('the metadata on disk', () => onDisk(earlier.id).state === 'finished');
+    await inRealTime(() => onDisk(earlier.id).state === 'finished', 'the metadata on disk');
     expect(onDisk(earlier.id)).toMatchObject({ frames: 5, ready: true, state: 'finished' });
     expect(logged.some((l) => l.msg === 'timelapse resumed')).toBe(true);
   });
@@ -112,7 +110,7 @@ describe('a timelapse service that starts again', () => {
     const timelapses = open();
     await timelapses.resume();
     expect(timelapses.status().running).toBe(false);
-    await until('the video', () => current(earlier.id).ready);
+    await inRealTime(() => current(earlier.id).ready, 'the video');
     expect(current(earlier.id)).toMatchObject({ frames: 2, failed_frames: 3 });
   });
 
@@ -132,7 +130,7 @@ describe('a timelapse service that starts again', () => {
     });
     const timelapses = open();
     await timelapses.resume();
-    await until('both videos', () => current(interrupted.id).ready && current(waited.id).ready);
+    await inRealTime(() => current(interrupted.id).ready && current(waited.id).ready, 'both videos');
     expect(current(waited.id).video_failure).toBeNull();
     expect(current(failed.id)).toMatchObject({ ready: false, state: 'finished' });
     expect(existsSync(join(dir, failed.id, 'timelapse.mp4'))).toBe(false);
@@ -160,10 +158,10 @@ describe('taking frames', () => {
     let release: ((p: Picture) => void) | undefined;
     const timelapses = open(() => new Promise<Picture>((resolve) => (release = resolve)));
     const { id } = await timelapses.start({ frequency: 1, duration: 60, framerate: 1 });
-    await until('the first capture to begin', () => release !== undefined);
+    await inRealTime(() => release !== undefined, 'the first capture to begin');
     await timelapses.stop();
     release!({ bytes: jpegs[0], type: 'image/jpeg' });
-    await until('the end', () => current(id).state === 'finished');
+    await inRealTime(() => current(id).state === 'finished', 'the end');
     expect(current(id)).toMatchObject({ frames: 0, ready: false });
     expect(readdirSync(join(dir, id, 'frames'))).toEqual([]);
   });
@@ -172,7 +170,7 @@ describe('taking frames', () => {
     let n = 0;
     const timelapses = open(async () => (n++ === 1 ? { bytes: PNG, type: 'image/png' } : { bytes: jpegs[n % 4], type: 'image/jpeg' }));
     const { id } = await timelapses.start({ frequency: 1, duration: 3, framerate: 1 });
-    await until('the video', () => current(id).ready);
+    await inRealTime(() => current(id).ready, 'the video');
     expect(current(id)).toMatchObject({ frames: 2, failed_frames: 1, image_type: 'image/jpeg' });
     expect(readdirSync(join(dir, id, 'frames')).sort()).toEqual(['000000.jpg', '000001.jpg']);
   });
@@ -180,7 +178,7 @@ describe('taking frames', () => {
   it('on close keeps the running timelapse running on disk, and takes no frame after', async () => {
     const timelapses = open();
     const { id } = await timelapses.start({ frequency: 1, duration: 60, framerate: 1 });
-    await until('a frame', () => current(id).frames >= 1);
+    await inRealTime(() => current(id).frames >= 1, 'a frame');
     await timelapses.close();
     const frames = readdirSync(join(dir, id, 'frames')).length;
     const taken = captures;
