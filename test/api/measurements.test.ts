@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { phSensorBody } from '../helpers/bodies.js';
 import { startService, type TestService } from '../helpers/service.js';
 import { storeKinds } from '../helpers/stores.js';
 
@@ -16,15 +17,7 @@ describe.each(storeKinds())('measurements (%s)', (kind) => {
   afterAll(() => service?.close());
   beforeEach(async () => {
     // A fresh sensor per test keeps the tests independent on one store.
-    const res = await service.post('/sensors/', {
-      sensor_type: 'ph',
-      prototype_id: 0,
-      sensor_unit: 'pH',
-      threshold_critically_low: 0,
-      threshold_low: 5,
-      threshold_high: 7,
-      threshold_critically_high: 14,
-    });
+    const res = await service.post('/sensors/', phSensorBody);
     sensor = res.body.sensor_id;
   });
 

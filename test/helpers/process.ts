@@ -86,3 +86,13 @@ export async function run(
   const [code] = (await once(child, 'exit')) as [number | null];
   return { code, stdout, stderr };
 }
+
+/** A request to a service process, with a JSON body when one is given: its status and parsed JSON answer. */
+export async function requestJson(url: string, method = 'GET', body?: unknown): Promise<{ status: number; body: any }> {
+  const res = await fetch(url, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json() };
+}

@@ -1,20 +1,12 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ServiceProcess, spawnService } from '../helpers/process.js';
+import { requestJson, type ServiceProcess, spawnService } from '../helpers/process.js';
 import { openStream } from '../helpers/sse.js';
 import { bareConnection, type ScratchDatabase, scratchDatabase } from '../helpers/stores.js';
 import { eventually } from '../helpers/eventually.js';
 import { type WebhookReceiver, webhookReceiver } from '../helpers/webhook-receiver.js';
 import { temperatureSensorBody } from '../helpers/bodies.js';
 
-const json = async (url: string, method = 'GET', body?: unknown) => {
-  const res = await fetch(url, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as any };
-};
 const SENSOR = temperatureSensorBody;
 
 describe.runIf(process.env.TEST_DATABASE_URL)('alerts with several service processes on one PostgreSQL database', () => {
@@ -42,24 +34,24 @@ describe.runIf(process.env.TEST_DATABASE_URL)('alerts with several service proce
   });
 
   it('concurrent ingest through both processes from many clients gives one active alert per sensor and kind', async () => {
-    const sensor = await json(`${a.url}/sensors/`, 'POST', SENSOR);
+    const sensor = await requestJson(`${a.url}/sensors/`, 'POST', SENSOR);
     const sensorId = sensor.body.sensor_id as number;
     const stream = await openStream(`${b.url}/events?sensor_id=${sensorId}&types=alert`);
     try {
       const values = [35, 25, 45, 25, 31, 29, 50, 22];
       const posts = await Promise.all(
         Array.from({ length: 64 }, (_, i) =>
-          json(`${(i % 2 ? a : b).url}/measurements`, 'POST', { sensor_id: sensorId, value: values[i % values.length] }),
+          requestJson(`${(i % 2 ? a : b).url}/measurements`, 'POST', { sensor_id: sensorId, value: values[i % values.length] }),
         ),
       );
       expect(posts.every((p) => p.status === 200)).toBe(true);
       // The newest committed value decides, and under concurrency that may be an ok one: a high
       // value posted after the burst makes the outcome certain. Whatever the burst raised, one high
       // alert at most may ever exist (clear-after is a minute).
-      expect((await json(`${a.url}/measurements`, 'POST', { sensor_id: sensorId, value: 35 })).status).toBe(200);
+      expect((await requestJson(`${a.url}/measurements`, 'POST', { sensor_id: sensorId, value: 35 })).status).toBe(200);
       await eventually(async () => (await alertsOf(sensorId)).some((x) => x.kind === 'high'), 'a high alert', 60_000);
       await eventually(
-        async () => (await json(`${b.url}/alerts?sensor_id=${sensorId}`)).body.length === 1,
+        async () => (await requestJson(`${b.url}/alerts?sensor_id=${sensorId}`)).body.length === 1,
         'the alert on the other instance',
         60_000,
       );
@@ -74,7 +66,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('alerts with several service proce
   });
 
   it('the schema itself refuses a second active alert of one sensor and kind', async () => {
-    const sensorId = (await json(`${a.url}/sensors/`, 'POST', SENSOR)).body.sensor_id as number;
+    const sensorId = (await requestJson(`${a.url}/sensors/`, 'POST', SENSOR)).body.sensor_id as number;
     const insert = () =>
       sql`insert into alerts (sensor_id, kind, severity, state, raised_at) values (${sensorId}, 'high', 'warning', 'active', now())`.execute(
         db,
@@ -86,9 +78,9 @@ describe.runIf(process.env.TEST_DATABASE_URL)('alerts with several service proce
   });
 
   it('a sensor turning stale is alerted once, though both processes have the alarm, and the webhook hears it once', async () => {
-    const sensorId = (await json(`${b.url}/sensors/`, 'POST', SENSOR)).body.sensor_id as number;
+    const sensorId = (await requestJson(`${b.url}/sensors/`, 'POST', SENSOR)).body.sensor_id as number;
     // Posted to a, relayed to b: both know the newest measurement and set the stale alarm.
-    expect((await json(`${a.url}/measurements`, 'POST', { sensor_id: sensorId, value: 25 })).status).toBe(200);
+    expect((await requestJson(`${a.url}/measurements`, 'POST', { sensor_id: sensorId, value: 25 })).status).toBe(200);
     await eventually(async () => (await alertsOf(sensorId)).length > 0, 'an alert', 20_000);
     const stale = await eventually(
       async () => {
@@ -99,7 +91,9 @@ describe.runIf(process.env.TEST_DATABASE_URL)('alerts with several service proce
       60_000,
     );
     // Both alarms are set for the same instant; the evaluation that comes second finds the alert raised.
-    expect((await json(`${a.url}/alerts?sensor_id=${sensorId}`)).body).toEqual((await json(`${b.url}/alerts?sensor_id=${sensorId}`)).body);
+    expect((await requestJson(`${a.url}/alerts?sensor_id=${sensorId}`)).body).toEqual(
+      (await requestJson(`${b.url}/alerts?sensor_id=${sensorId}`)).body,
+    );
     expect(await alertsOf(sensorId)).toEqual([{ kind: 'stale', state: 'active' }]);
     expect(stale.map((d) => d.body.event)).toEqual(['raised']);
   }, 180_000);

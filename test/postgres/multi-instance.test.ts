@@ -1,15 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ServiceProcess, spawnService } from '../helpers/process.js';
+import { requestJson, type ServiceProcess, spawnService } from '../helpers/process.js';
 import { type ScratchDatabase, scratchDatabase } from '../helpers/stores.js';
-
-const json = async (url: string, method = 'GET', body?: unknown) => {
-  const res = await fetch(url, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as any };
-};
+import { phSensorBody } from '../helpers/bodies.js';
 
 describe.runIf(process.env.TEST_DATABASE_URL)('several service processes on one PostgreSQL database', () => {
   let database: ScratchDatabase;
@@ -26,28 +18,20 @@ describe.runIf(process.env.TEST_DATABASE_URL)('several service processes on one 
   });
 
   it('migrates once and creates the default data exactly once', async () => {
-    expect((await json(`${a.url}/prototypes`)).body).toEqual([{ prototype_id: 0, prototype_name: 'default_prototype' }]);
-    expect((await json(`${b.url}/sensors/0`)).body).toHaveLength(3);
-    expect((await json(`${a.url}/actuators/0`)).body).toHaveLength(1);
+    expect((await requestJson(`${a.url}/prototypes`)).body).toEqual([{ prototype_id: 0, prototype_name: 'default_prototype' }]);
+    expect((await requestJson(`${b.url}/sensors/0`)).body).toHaveLength(3);
+    expect((await requestJson(`${a.url}/actuators/0`)).body).toHaveLength(1);
   });
 
   it('hands out distinct ids to concurrent writers on both processes', async () => {
-    const sensor = {
-      sensor_type: 'ph',
-      prototype_id: 0,
-      sensor_unit: 'pH',
-      threshold_critically_low: 0,
-      threshold_low: 5,
-      threshold_high: 7,
-      threshold_critically_high: 14,
-    };
-    const created = await Promise.all(Array.from({ length: 40 }, (_, i) => json(`${(i % 2 ? a : b).url}/sensors/`, 'POST', sensor)));
+    const sensor = phSensorBody;
+    const created = await Promise.all(Array.from({ length: 40 }, (_, i) => requestJson(`${(i % 2 ? a : b).url}/sensors/`, 'POST', sensor)));
     expect(created.every((r) => r.status === 200)).toBe(true);
     const ids = created.map((r) => r.body.sensor_id);
     expect(new Set(ids).size).toBe(40);
     const measurements = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
-        json(`${(i % 2 ? a : b).url}/measurements`, 'POST', [
+        requestJson(`${(i % 2 ? a : b).url}/measurements`, 'POST', [
           { sensor_id: 1, value: i },
           { sensor_id: 2, value: i },
         ]),
@@ -72,11 +56,11 @@ describe.runIf(process.env.TEST_DATABASE_URL)('several service processes on one 
               { sensor_id: 2, sensor_unit: unit },
               { sensor_id: 1, sensor_unit: unit },
             ];
-      return json(`${(i % 2 ? a : b).url}/sensors`, 'PATCH', body);
+      return requestJson(`${(i % 2 ? a : b).url}/sensors`, 'PATCH', body);
     });
     const results = await Promise.all(patches);
     expect(results.map((r) => r.status)).toEqual(results.map(() => 200));
-    const sensors = (await json(`${a.url}/sensors/0`)).body as { sensor_id: number; sensor_unit: string }[];
+    const sensors = (await requestJson(`${a.url}/sensors/0`)).body as { sensor_id: number; sensor_unit: string }[];
     const units = sensors.filter((s) => s.sensor_id <= 2).map((s) => s.sensor_unit);
     expect(units[0]).toMatch(/^u\d+$/);
     expect(units[1]).toBe(units[0]);
