@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bucketStart, HOUR } from '../../src/history/sizes.js';
 import { aggregateOfRows, type MeasurementRow } from '../helpers/history.js';
+import { phSensorBody } from '../helpers/bodies.js';
 import { startService, type TestService } from '../helpers/service.js';
 import { storeKinds } from '../helpers/stores.js';
 
@@ -126,15 +127,7 @@ describe.each(storeKinds())('GET /measurements/{id}/aggregate (%s)', (kind) => {
   });
 
   it('keeps the buckets exact when a measurement is deleted, and removes them with a sensor (cascade)', async () => {
-    const sensor = await service.post('/sensors/', {
-      sensor_type: 'ph',
-      prototype_id: 0,
-      sensor_unit: 'pH',
-      threshold_critically_low: 0,
-      threshold_low: 1,
-      threshold_high: 2,
-      threshold_critically_high: 3,
-    });
+    const sensor = await service.post('/sensors/', phSensorBody);
     expect(sensor.status).toBe(200);
     const id = sensor.body.sensor_id;
     const posted = await service.post('/measurements', [

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { phSensorBody } from '../helpers/bodies.js';
 import { PNG } from '../helpers/images.js';
 import { BUILT, run } from '../helpers/process.js';
 import { startService } from '../helpers/service.js';
@@ -63,15 +64,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('copying a SQLite store into Postg
       const picture = await fetch(`${service.url}/picture`);
       expect(Buffer.from(await picture.arrayBuffer()).equals(PNG)).toBe(true);
       // New ids continue after the copied ones.
-      const sensor = await service.post('/sensors/', {
-        sensor_type: 'ph',
-        prototype_id: 4,
-        sensor_unit: 'pH',
-        threshold_critically_low: 0,
-        threshold_low: 1,
-        threshold_high: 2,
-        threshold_critically_high: 3,
-      });
+      const sensor = await service.post('/sensors/', { ...phSensorBody, prototype_id: 4 });
       expect(sensor.status).toBe(200);
       expect(sensor.body.sensor_id).toBe(5);
       const m = await service.post('/measurements', { sensor_id: 5, value: 7 });
