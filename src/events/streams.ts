@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { type Subscription, wants } from './filter.js';
 import type { LiveEvent } from './feed.js';
 import { sseComment } from './sse.js';
+import { streamIndex } from './stream-index.js';
 import { systemTimers, type Timers } from './timers.js';
 
 export interface StreamLimits {
@@ -66,91 +67,42 @@ export function streamRegistry({ maxBacklogBytes, heartbeatMs, coalesceMs }: Str
   /** Streams with text waiting for the coalescing window to end. */
   const waiting = new Set<Client>();
   const byUser = new Map<number, Set<Client>>();
-  // Indexed by what each stream named, so an event visits only the streams it may concern, not
-  // every open one: a stream that named sensors is found by them, one that named only a
-  // prototype by it, and the rest (no filter of place) are visited for every event.
-  const bySensor = new Map<number, Set<Client>>();
-  const byPrototype = new Map<number, Set<Client>>();
-  const unfiltered = new Set<Client>();
-
-  function keysOf(client: Client): [Map<number, Set<Client>>, number[]] | undefined {
-    const { sensorIds, prototypeId } = client.subscription;
-    if (sensorIds) return [bySensor, [...sensorIds]];
-    if (prototypeId !== undefined) return [byPrototype, [prototypeId]];
-    return undefined;
-  }
-
-  function index(client: Client): void {
-    const keys = keysOf(client);
-    if (!keys) return void unfiltered.add(client);
-    const [map, ids] = keys;
-    for (const id of ids) {
-      let set = map.get(id);
-      if (!set) map.set(id, (set = new Set()));
-      set.add(client);
-    }
-  }
+  const byPlace = streamIndex<Client>();
 
   function remove(client: Client): void {
     clients.delete(client);
     waiting.delete(client);
+    byPlace.delete(client);
     if (client.holder) {
       timers.clear(client.expiry);
       const streams = byUser.get(client.holder.userId);
       streams?.delete(client);
       if (streams?.size === 0) byUser.delete(client.holder.userId);
     }
-    const keys = keysOf(client);
-    if (!keys) return void unfiltered.delete(client);
-    const [map, ids] = keys;
-    for (const id of ids) {
-      const set = map.get(id);
-      set?.delete(client);
-      if (set?.size === 0) map.delete(id);
-    }
   }
 
-  /** The streams an event about this scope may concern (each once). */
-  function candidates(scope: LiveEvent['scope']): Iterable<Client> {
-    const sources: Set<Client>[] = unfiltered.size > 0 ? [unfiltered] : [];
-    for (const id of scope.sensorIds) {
-      const set = bySensor.get(id);
-      if (set) sources.push(set);
-    }
-    for (const id of scope.prototypeIds) {
-      const set = byPrototype.get(id);
-      if (set) sources.push(set);
-    }
-    // The common case, one set (streams of one sensor): no copy of a thousand entries per event.
-    if (sources.length <= 1) return sources[0] ?? [];
-    const found = new Set<Client>();
-    for (const set of sources) for (const client of set) found.add(client);
-    return found;
-  }
   let cutOff = 0;
   let heartbeat: NodeJS.Timeout | undefined;
   let closed = false;
   let opened = 0;
 
   /**
-   * Cuts the client off when its backlog, with what waits for the coalescing window, is past the
-   * bound already (one more event of any size is let through, no further); false when cut off.
-   * The waiting text is counted in characters, near enough to bytes for a bound.
+   * Writes, or cuts the client off when its backlog is past the bound already (one more event of
+   * any size is let through, no further); false when cut off. Text waiting for the coalescing
+   * window is not counted: it waits because the service chose to, not because the client is slow
+   * (two batches of 10,000 measurements in one window are near 2 MB for a reader that keeps up),
+   * and it is at most one window's events, written or cut at the window's end.
    */
-  function withinBound(client: Client): boolean {
+  function write(client: Client, text: string): boolean {
     const { res } = client;
     if (res.destroyed) return false;
-    if (res.writableLength + client.pending.length <= maxBacklogBytes) return true;
-    cutOff++;
-    remove(client);
-    res.destroy();
-    return false;
-  }
-
-  /** Writes, or cuts the client off when its backlog is past the bound; false when cut off. */
-  function write(client: Client, text: string): boolean {
-    if (!withinBound(client)) return false;
-    client.res.write(text);
+    if (res.writableLength > maxBacklogBytes) {
+      cutOff++;
+      remove(client);
+      res.destroy();
+      return false;
+    }
+    res.write(text);
     return true;
   }
 
@@ -195,7 +147,7 @@ export function streamRegistry({ maxBacklogBytes, heartbeatMs, coalesceMs }: Str
       const text = textFor(client);
       if (text === undefined) continue;
       if (atOnce) write(client, text);
-      else if (withinBound(client)) {
+      else {
         client.pending += text;
         waiting.add(client);
       }
@@ -222,7 +174,7 @@ export function streamRegistry({ maxBacklogBytes, heartbeatMs, coalesceMs }: Str
       const client: Client = { res, subscription, holder, pending: '' };
       opened++;
       clients.add(client);
-      index(client);
+      byPlace.add(client);
       res.once('close', () => remove(client));
       for (const text of first) if (!write(client, text)) return;
       if (holder) {
@@ -238,7 +190,7 @@ export function streamRegistry({ maxBacklogBytes, heartbeatMs, coalesceMs }: Str
     },
 
     deliver(event: LiveEvent): void {
-      send(candidates(event.scope), (client) =>
+      send(byPlace.candidates(event.scope), (client) =>
         wants(client.subscription, event.type, event.scope) ? event.textFor(client.subscription) : undefined,
       );
     },
