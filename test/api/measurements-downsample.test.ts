@@ -44,7 +44,7 @@ function extremes(rows: Row[], bucketOf: Bucketing): Map<number | string, [numbe
   return out;
 }
 
-describe.concurrent.each(storeKinds())('max_points over a long, uneven series (%s)', (kind) => {
+describe.each(storeKinds())('max_points over a long, uneven series (%s)', (kind) => {
   let service: TestService;
   let series: Row[];
   beforeAll(async () => {
