@@ -38,16 +38,15 @@ describe.each(storeKinds())('input limits (%s)', (kind) => {
   const issueTypes = (body: { detail: { type: string }[] }) => body.detail.map((issue) => issue.type);
 
   describe('numeric strings are read in linear time', () => {
-    it('refuses a 1 MiB "111…1x" number quickly, while other requests keep being answered', async () => {
+    // The quadratic pattern this replaced took hours on this body: the test's own time limit is what
+    // catches it coming back, not a measured duration.
+    it('refuses a 1 MiB "111…1x" number, while other requests keep being answered', { timeout: 60_000 }, async () => {
       const before = await snapshot();
       const digits = '1'.repeat(1024 * 1024 - 64) + 'x';
-      const started = performance.now();
       const [big, health] = await Promise.all([
         send('POST', '/measurements', `{"sensor_id":${sensor},"value":"${digits}"}`),
         service.get('/healthz'),
       ]);
-      // The quadratic pattern took hours on this body; the bound leaves a wide margin on a loaded machine.
-      expect(performance.now() - started).toBeLessThan(5000);
       expect(big.status).toBe(422);
       expect(big.body.detail).toEqual([{ loc: ['body', 'value'], msg: 'Input should be a valid number', type: 'float_parsing' }]);
       expect(health.status).toBe(200);

@@ -61,12 +61,12 @@ describe('isNumericText', () => {
     expect(coerceNumericStrings({ type: 'integer' }, ' 1', 'query')).toBe(1);
   });
 
-  it(`refuses text longer than ${MAX_NUMERIC_TEXT} characters, in time that does not grow with the square of its length`, () => {
+  // The pattern this replaced took hours on a megabyte of digits: the test's own time limit is what
+  // catches it coming back, not a measured duration.
+  it(`refuses text longer than ${MAX_NUMERIC_TEXT} characters, however long`, { timeout: 60_000 }, () => {
     expect(isNumericText('1'.repeat(MAX_NUMERIC_TEXT), 'number')).toBe(true);
     expect(isNumericText('1'.repeat(MAX_NUMERIC_TEXT + 1), 'number')).toBe(false);
-    // The pattern this replaced took hours on this text; the bound leaves a wide margin.
-    const started = performance.now();
-    for (let i = 0; i < 100; i++) coerceNumericStrings({ type: 'number' }, `${'1'.repeat(1 << 20)}x`);
-    expect(performance.now() - started).toBeLessThan(5000);
+    const huge = `${'1'.repeat(1 << 20)}x`;
+    for (let i = 0; i < 100; i++) expect(coerceNumericStrings({ type: 'number' }, huge)).toBe(huge);
   });
 });
