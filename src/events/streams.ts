@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { type Subscription, wants } from './filter.js';
 import type { LiveEvent } from './feed.js';
+import { coalescingWindow } from './coalescing-window.js';
 import { sseComment } from './sse.js';
 import { streamIndex } from './stream-index.js';
 import { systemTimers, type Timers } from './timers.js';
@@ -13,12 +14,7 @@ export interface StreamLimits {
   maxBacklogBytes: number;
   /** How often a comment is written to every stream (proxies and idle limits close silent ones). */
   heartbeatMs: number;
-  /**
-   * Events that come within this long of the last write to the streams wait and go out together
-   * at its end. Each write to a stream is a system call that also wakes the reader: a thousand
-   * streams at two hundred events a second are 200,000 of them, more than two cores make, and
-   * then every event queues behind the others. An event after a quiet spell goes out at once.
-   */
+  /** Events within this long of the last write to the streams go out together at its end (coalescing-window.ts). */
   coalesceMs: number;
 }
 
@@ -62,7 +58,6 @@ export interface StreamClock {
  * any drop, and its token, refused now, gets a 401.
  */
 export function streamRegistry({ maxBacklogBytes, heartbeatMs, coalesceMs }: StreamLimits, { timers, now, window }: StreamClock) {
-  const windowClock = window ?? { timers: systemTimers, now: () => performance.now() };
   const clients = new Set<Client>();
   /** Streams with text waiting for the coalescing window to end. */
   const waiting = new Set<Client>();
@@ -122,12 +117,8 @@ export function streamRegistry({ maxBacklogBytes, heartbeatMs, coalesceMs }: Str
     for (const client of candidates) if (client.holder && ends(client.holder)) end(client);
   }
 
-  let flushTimer: unknown;
-  let lastFlush = -Infinity;
-
-  function flush(): void {
-    flushTimer = undefined;
-    lastFlush = windowClock.now();
+  /** Writes what waited for the end of the coalescing window. */
+  function flushWaiting(): void {
     for (const client of waiting) {
       const text = client.pending;
       client.pending = '';
@@ -135,14 +126,14 @@ export function streamRegistry({ maxBacklogBytes, heartbeatMs, coalesceMs }: Str
     }
     waiting.clear();
   }
+  const coalescing = coalescingWindow(coalesceMs, window ?? { timers: systemTimers, now: () => performance.now() }, flushWaiting);
 
   /**
    * Sends the texts of one event (or comment) to its clients: at once after a quiet spell, else
    * at the end of the coalescing window, behind what already waits.
    */
   function send(targets: Iterable<Client>, textFor: (client: Client) => string | undefined): void {
-    const at = windowClock.now();
-    const atOnce = flushTimer === undefined && at - lastFlush >= coalesceMs;
+    const atOnce = coalescing.writesNow();
     for (const client of targets) {
       const text = textFor(client);
       if (text === undefined) continue;
@@ -152,8 +143,7 @@ export function streamRegistry({ maxBacklogBytes, heartbeatMs, coalesceMs }: Str
         waiting.add(client);
       }
     }
-    if (atOnce) lastFlush = at;
-    else if (flushTimer === undefined && waiting.size > 0) flushTimer = windowClock.timers.set(flush, lastFlush + coalesceMs - at);
+    if (!atOnce && waiting.size > 0) coalescing.flushAtEnd();
   }
 
   function beat(): void {
@@ -238,8 +228,7 @@ export function streamRegistry({ maxBacklogBytes, heartbeatMs, coalesceMs }: Str
       closed = true;
       clearInterval(heartbeat);
       heartbeat = undefined;
-      if (flushTimer !== undefined) windowClock.timers.clear(flushTimer);
-      flush();
+      coalescing.flushNow();
       for (const client of [...clients]) end(client);
     },
   };
