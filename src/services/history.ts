@@ -22,7 +22,6 @@ import type { ServiceDeps } from './deps.js';
 import { InvalidInput, NotFound } from './errors.js';
 import { windowOf } from './window.js';
 
-/** One answered bucket: [start, end) and what it holds. */
 /** A stored bucket of the asked size as answered. */
 function answerOfRow(r: BucketRow, size: number): AggregateBucket {
   const start = r[V.start];

@@ -4,14 +4,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenSecret, tokenService } from '../../src/auth/tokens.js';
 import { type CameraStandIn, probeVideo, startCamera } from '../helpers/camera.js';
-import { eventually } from '../helpers/eventually.js';
+import { inRealTime } from '../helpers/eventually.js';
 import { startService, type TestService } from '../helpers/service.js';
 import type { StoreKind } from '../../src/store/dialect.js';
 import { type ScratchDatabase, scratchDatabase, storeKinds } from '../helpers/stores.js';
-
-/** Frames are taken in real time, and videos made by ffmpeg: generous waits on a loaded machine. */
-const inRealTime = <T>(condition: () => Promise<T | undefined | false> | T | undefined | false, what: string) =>
-  eventually(condition, what, 30_000);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

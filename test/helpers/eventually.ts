@@ -15,3 +15,10 @@ export async function eventually<T>(
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/**
+ * `eventually` for what takes real seconds: timelapse frames taken a second apart, videos made by
+ * ffmpeg, service processes started again. Generous, for a loaded machine.
+ */
+export const inRealTime = <T>(condition: () => Promise<T | undefined | false> | T | undefined | false, what: string) =>
+  eventually(condition, what, 40_000);

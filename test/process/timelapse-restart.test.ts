@@ -3,13 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CameraStandIn, probeVideo, startCamera } from '../helpers/camera.js';
-import { eventually } from '../helpers/eventually.js';
+import { inRealTime } from '../helpers/eventually.js';
 import { spawnService } from '../helpers/process.js';
 import { type ScratchDatabase, scratchDatabase } from '../helpers/stores.js';
-
-/** Frames are taken in real time, and videos made by ffmpeg: generous waits on a loaded machine. */
-const inRealTime = <T>(condition: () => Promise<T | undefined | false> | T | undefined | false, what: string) =>
-  eventually(condition, what, 40_000);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

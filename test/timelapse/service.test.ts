@@ -9,12 +9,8 @@ import type { TimelapseRecord } from '../../src/timelapse/record.js';
 import { realTimers } from '../../src/timelapse/scheduler.js';
 import { type TimelapseService, timelapseService } from '../../src/timelapse/service.js';
 import { probeVideo, realJpegs } from '../helpers/camera.js';
-import { eventually } from '../helpers/eventually.js';
+import { inRealTime } from '../helpers/eventually.js';
 import { PNG } from '../helpers/images.js';
-
-/** Frames are taken in real time, and videos made by ffmpeg: generous waits on a loaded machine. */
-const inRealTime = <T>(condition: () => Promise<T | undefined | false> | T | undefined | false, what: string) =>
-  eventually(condition, what, 30_000);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
