@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 // Both stores by default: PostgreSQL at the local default unless TEST_DATABASE_URL names another;
-// TEST_DATABASE_URL=none tests SQLite only (the PostgreSQL cases then show as skipped).
+// TEST_DATABASE_URL=none tests SQLite only (the PostgreSQL cases then show as skipped). The same
+// default is in scripts/test-prerequisites.sh, which makes sure it answers.
 process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/test';
 if (process.env.TEST_DATABASE_URL === 'none') delete process.env.TEST_DATABASE_URL;
 
@@ -17,7 +18,7 @@ export default defineConfig({
     // service's modules hold, and each starts its own services and databases.
     isolate: false,
     // Most test files wait on real processes, browsers, brokers and timers rather than compute:
-    // three at once on two cores. The suite on both stores takes about 3 minutes (it took 6 to
+    // three at once on two cores. The suite on both stores takes about 2½ minutes (it took 6 to
     // 7.5 with a fresh worker per file, sources compiled by each service process, and a database
     // made and dropped per file).
     maxWorkers: 3,
