@@ -5,8 +5,8 @@
  * for: at an unchanged level none may be. Prints nanoseconds per batch.
  */
 import { alertWatcher } from '../src/alerts/watcher.js';
-import { changeBus } from '../src/events/bus.js';
-import { systemTimers } from '../src/events/timers.js';
+import { changeBus } from '../src/core/bus.js';
+import { systemTimers } from '../src/core/timers.js';
 import type { StoredMeasurement } from '../src/store/index.js';
 
 const batches = Number(process.env.BENCH_CALLS ?? 1_000_000);
@@ -53,7 +53,7 @@ async function run(withWatcher: boolean): Promise<[number, number]> {
     now: Date.now,
     timers: systemTimers,
     settings: { staleAfterMs: 86_400_000, clearAfterMs: 60_000, webhookUrls: [] },
-    log: { error: (d) => console.error(d), warn: () => {} },
+    log: { error: (d) => console.error(d), warn: () => {}, info: () => {} },
   });
   if (withWatcher) await watcher.start();
   let id = 10;

@@ -133,7 +133,14 @@ async function startSseFloor(): Promise<{ url: string; stop(): void }> {
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'sensorhub-bench-events-'));
-  const env = { DATABASE_URL: `sqlite:${join(dir, 'bench.db')}`, HTTP_MAX_CONNECTIONS: '50000', LOG_LEVEL: 'warn' };
+  const env = {
+    DATABASE_URL: `sqlite:${join(dir, 'bench.db')}`,
+    HTTP_MAX_CONNECTIONS: '50000',
+    // Every stream of the bench comes from one address.
+    EVENTS_MAX_STREAMS: '25000',
+    EVENTS_MAX_STREAMS_PER_CLIENT: '25000',
+    LOG_LEVEL: 'warn',
+  };
   const rows: string[] = [];
   try {
     log(`fan-out: ${STREAMS} streams, ${RATE} measurements/s for ${DURATION_S} s — floor first`);

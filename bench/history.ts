@@ -1,5 +1,5 @@
 /**
- * `npm run build && node --import tsx bench/history.ts`: the history figures of API.md §10, printed
+ * `npm run build && node --import tsx bench/history.ts`: the history figures of docs/api.md §10, printed
  * as a table (copy it to BENCHMARKS.md).
  *
  * For each scale (BENCH_HISTORY_SCALES, total rows, default `10000,10000000`) and store

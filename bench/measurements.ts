@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/measurements.ts`: the measurement scenarios of API.md §2 on both stores, printed
+ * `npx tsx bench/measurements.ts`: the measurement scenarios of docs/api.md §2 on both stores, printed
  * as a table (nothing is written to BENCHMARKS.md; copy the table there with the command).
  *
  * For each store (SQLite, and PostgreSQL when it answers) on a fresh database:

@@ -2,39 +2,36 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors from '@fastify/cors';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
-import { type AlertsOptions, registerAlerts } from './alerts/index.js';
-import { registerGuard } from './auth/guard.js';
-import { createAuth } from './auth/index.js';
-import { dashboardRoutes } from './dashboard/index.js';
+import { register as registerActuators } from './actuators/index.js';
+import { type AlertsOptions, register as registerAlerts } from './alerts/index.js';
+import { createAuth, register as registerAuth } from './auth/index.js';
 import type { ThrottleLimits } from './auth/login-throttle.js';
-import type { Config } from './config.js';
+import type { Config } from './config/index.js';
+import { type ChangeBus, changeBus } from './core/bus.js';
+import { systemTimers } from './core/timers.js';
+import { register as registerDashboard } from './dashboard/index.js';
+import { drainer, type Drainer } from './drain.js';
+import { type LiveEventsOptions, register as registerLiveEvents } from './events/index.js';
+import { register as registerHistory } from './history/index.js';
 import { registerDocs } from './http/docs.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/errors.js';
 import { type Handler, hotReads } from './http/hot-reads.js';
 import { createMetrics } from './http/metrics.js';
-import { drainer, type Drainer } from './drain.js';
-import { httpServer } from './http-server.js';
-import { validatorCompiler } from './http/validation.js';
-import { type ChangeBus, changeBus } from './events/bus.js';
-import { type LiveEventsOptions, registerLiveEvents } from './events/index.js';
 import { withoutToken } from './http/redact.js';
-import { registerMqtt } from './mqtt/register.js';
-import type { RouteDeps } from './routes/deps.js';
-import actuatorRoutes from './routes/actuators.js';
-import measurementRoutes from './routes/measurements.js';
-import metricsRoutes from './routes/metrics.js';
-import opsRoutes from './routes/ops.js';
-import pictureRoutes from './routes/picture.js';
-import prototypeRoutes from './routes/prototypes.js';
-import sensorRoutes from './routes/sensors.js';
-import timelapseRoutes from './routes/timelapse.js';
-import userRoutes from './routes/users.js';
-import { createServices } from './services/index.js';
-import { retentionJob } from './services/retention.js';
-import type { Store } from './store/index.js';
-import { isMissingReference, isStoreUnavailable } from './store/errors.js';
-import { realTimers } from './timelapse/scheduler.js';
-import { timelapseService } from './timelapse/service.js';
+import { NOSNIFF, registerNosniff } from './http/security-headers.js';
+import { validatorCompiler } from './http/validation.js';
+import { httpServer } from './http-server.js';
+import { register as registerMeasurements } from './measurements/index.js';
+import { register as registerMqtt } from './mqtt/index.js';
+import { register as registerOps } from './ops/index.js';
+import { type BackupOptions, register as registerBackup } from './backup/index.js';
+import { register as registerPicture } from './picture/index.js';
+import { register as registerPrototypes } from './prototypes/index.js';
+import { register as registerSensors } from './sensors/index.js';
+import { createServices } from './services.js';
+import { isDiskFull, isMissingReference, isStoreUnavailable, type Store, storeDiskOf } from './store/index.js';
+import { register as registerTimelapses } from './timelapse/index.js';
+import { register as registerUsers } from './users/index.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -60,6 +57,8 @@ export interface AppOptions {
   liveEvents?: LiveEventsOptions;
   /** Timers and webhook timing of the alerts (tests move time themselves). */
   alerts?: AlertsOptions;
+  /** The backups' timers (tests move time themselves). */
+  backup?: BackupOptions;
 }
 
 /**
@@ -126,7 +125,8 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
   app.setValidatorCompiler(validatorCompiler());
   // JSON only (and the form bodies the routes that take them declare): a text/plain body is a 415.
   app.removeContentTypeParser('text/plain');
-  registerErrorHandling(app, isStoreUnavailable, isMissingReference);
+  registerErrorHandling(app, isStoreUnavailable, isMissingReference, { is: isDiskFull, storeDisk: storeDiskOf(config.databaseUrl) });
+  registerNosniff(app);
 
   // One structured line per request; no hook at all when the level leaves that line out.
   const logsRequests = ['info', 'debug', 'trace'].includes(app.log.level);
@@ -143,11 +143,7 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
   const draining = registerDraining(app, drain);
 
   // Every answer is counted by route pattern and status (unknown paths share one label).
-  // The live events are registered further down; the gauge reads their streams when scraped.
-  let openStreams = () => 0;
-  const metrics = createMetrics({ poolUse: store.poolUse, openStreams: () => openStreams() });
-  store.instruments.ingested = metrics.ingested;
-  store.instruments.groupCommitted = metrics.groupCommit;
+  const metrics = createMetrics({ poolUse: store.poolUse });
   app.addHook('onResponse', (request, reply, done) => {
     metrics.request(request.method, request.is404 ? undefined : request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
     done();
@@ -162,48 +158,52 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
   });
   await registerDocs(app);
 
+  // One object for every capability; each takes the part its own deps type names.
   const now = options.now ?? Date.now;
+  const log = app.log;
   const auth = await createAuth(config, store, now, options.loginLimits);
-  if (config.authMode === 'enforced') registerGuard(app, auth.authenticate, store);
   const bus =
     options.bus ?? changeBus({ onListenerError: (error, topic) => app.log.error({ err: error, topic }, 'change listener failed') });
-  const services = createServices({ store, bus, now, log: app.log }, config, auth);
-  const mqtt = registerMqtt(app, { config, store, services, bus, now, registry: metrics.registry });
-  const deps: RouteDeps = { config, services, auth, store, mqttState: mqtt?.state };
-  await app.register(opsRoutes, deps);
-  await app.register(prototypeRoutes, deps);
-  await app.register(sensorRoutes, deps);
-  await app.register(measurementRoutes, deps);
-  await app.register(actuatorRoutes, deps);
-  await app.register(userRoutes, deps);
-  await app.register(pictureRoutes, deps);
-  app.addHook('onClose', async () => services.pictures.close());
-  const timelapses = timelapseService({
-    dir: config.timelapseDir,
-    ffmpegPath: config.ffmpegPath,
-    capture: () => services.pictures.current(),
-    timers: realTimers(now),
-    log: app.log,
-  });
-  // A timelapse that was running resumes once the app is ready; on close (SIGTERM) its timer stops.
-  app.addHook('onReady', () => timelapses.resume());
-  app.addHook('onClose', () => timelapses.close());
-  await app.register(timelapseRoutes, { ...deps, timelapses });
-  const { streams } = await registerLiveEvents(app, { store, bus, now, config }, options.liveEvents);
-  // A drain waits for the requests in flight: open streams end first (their clients reconnect elsewhere).
-  drain.onStart(() => streams.closeAll());
-  openStreams = () => streams.count;
-  await registerAlerts(app, { store, bus, now, config }, options.alerts);
-  await app.register(metricsRoutes, { metrics });
-  await app.register(dashboardRoutes, { config });
+  const services = createServices({ store, bus, now, log }, config, auth, options.liveEvents?.timers ?? systemTimers);
+  const deps = {
+    config,
+    store,
+    bus,
+    now,
+    log,
+    services,
+    auth,
+    metrics,
+    drain,
+    liveEventsOptions: options.liveEvents,
+    alertsOptions: options.alerts,
+    backupOptions: options.backup,
+  };
+
+  // In this order: the guard sees every route; hooks run in the order they are added.
+  await registerAuth(app, deps);
+  const mqtt = await registerMqtt(app, deps);
+  const backup = await registerBackup(app, deps);
+  await registerOps(app, { ...deps, mqttState: mqtt?.state, backupStatus: backup?.status });
+  await registerPrototypes(app, deps);
+  await registerSensors(app, deps);
+  await registerMeasurements(app, deps);
+  await registerHistory(app, deps);
+  await registerActuators(app, deps);
+  await registerUsers(app, deps);
+  await registerPicture(app, deps);
+  await registerTimelapses(app, deps);
+  await registerLiveEvents(app, deps);
+  await registerAlerts(app, deps);
+  await registerDashboard(app, deps);
 
   // Where tokens are checked or origins told apart, every request takes the full pipeline.
   if ((options.hotReads ?? true) && config.authMode === 'open' && config.corsOrigins === '*') {
     front = hotReads({
       polled: store.polled,
-      now,
-      staleAfterMs: config.staleAfterMs,
+      actuatorState: services.actuators.polledState,
       exposedHeaders: EXPOSED_HEADERS,
+      headers: NOSNIFF,
       active: () => !draining(),
       // The same series the routes feed, bound once: these reads are counted without a lookup.
       observe: {
@@ -212,12 +212,6 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
       },
       log: logsRequests ? { logger: app.log, nextRequestId } : undefined,
     });
-  }
-
-  if (config.retentionRawMs !== undefined) {
-    const retention = retentionJob(store, { rawMs: config.retentionRawMs, fiveMinuteMs: config.retentionFiveMinuteMs }, now, app.log);
-    app.addHook('onReady', async () => retention.start());
-    app.addHook('preClose', async () => retention.stop());
   }
 
   return app;

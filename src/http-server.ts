@@ -1,5 +1,5 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
-import type { Config } from './config.js';
+import type { Config } from './config/index.js';
 
 /** Longer than the 60 s idle time of common load balancers, so they close first, never mid-request. */
 const KEEP_ALIVE_TIMEOUT_MS = 72_000;

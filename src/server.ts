@@ -1,11 +1,18 @@
 import { existsSync } from 'node:fs';
 import { buildApp } from './app.js';
 import { logAccessNotes } from './auth/startup-notes.js';
-import { ConfigError, loadConfig, storeOptions } from './config.js';
+import { isEntry } from './cli/entry.js';
+import { ConfigError, loadConfig, storeOptions } from './config/index.js';
 import { openStore } from './store/index.js';
 
+const HELP = `Usage: sensorhub serve
+
+Runs the service until SIGTERM or SIGINT, then finishes the requests in flight and stops.
+The settings come from the environment and a .env file in the working directory (see .env.example):
+DATABASE_URL (default sqlite:./data/sensorhub.db), PORT (8000), HOST (0.0.0.0), AUTH_MODE, …`;
+
 /** Starts the service: read the configuration, open the store, listen; drain and close on SIGTERM. */
-async function main(): Promise<void> {
+export async function serve(): Promise<void> {
   if (existsSync('.env')) process.loadEnvFile('.env');
   const config = loadConfig();
   // Until the app's logger exists, long migrations report as JSON lines of the same shape.
@@ -43,14 +50,37 @@ async function main(): Promise<void> {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   await logAccessNotes(app.log, config, store);
-  app.log.info({ port, store: store.dialect.kind, auth: config.authMode }, 'sensorhub ready');
+  app.log.info({ port, store: store.kind, auth: config.authMode }, 'sensorhub ready');
 }
 
-main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
-    console.error(`sensorhub: configuration error: ${error.message}`);
-  } else {
-    console.error('sensorhub: failed to start:', error instanceof Error ? error.message : error);
+/**
+ * `sensorhub serve` and `node dist/server.js`: resolves once the service listens (undefined: it
+ * keeps running), or to an exit code when it cannot start (1) or the arguments are wrong (2).
+ */
+export async function main(argv: string[]): Promise<number | undefined> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    console.log(HELP);
+    return 0;
   }
-  process.exit(1);
-});
+  if (argv.length > 0) {
+    console.error(`sensorhub serve: takes no arguments (got ${argv.join(' ')}); settings come from the environment\n\n${HELP}`);
+    return 2;
+  }
+  try {
+    await serve();
+    return undefined;
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`sensorhub: configuration error: ${error.message}`);
+    } else {
+      console.error('sensorhub: failed to start:', error instanceof Error ? error.message : error);
+    }
+    return 1;
+  }
+}
+
+if (isEntry(import.meta.url)) {
+  void main(process.argv.slice(2)).then((code) => {
+    if (code !== undefined) process.exit(code);
+  });
+}

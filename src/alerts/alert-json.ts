@@ -1,13 +1,14 @@
-import type { Alert, AlertEvent } from '../schemas/alerts.js';
-import type { StoredAlert } from '../store/database.js';
+import type { Alert, AlertEvent } from '../domain/alert.js';
+import type { StoredAlert } from '../store/index.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-/** A stored alert as the API shows it, with its sensor's prototype. */
-export function alertOf(row: StoredAlert, prototypeId: number): Alert {
+/** A stored alert as the API shows it, with its sensor's prototype (null without a sensor). */
+export function alertOf(row: StoredAlert, prototypeId: number | null): Alert {
   return {
     alert_id: row.alert_id,
     sensor_id: row.sensor_id,
+    actuator_id: row.actuator_id,
     prototype_id: prototypeId,
     kind: row.kind,
     severity: row.severity,

@@ -1,11 +1,11 @@
-import type { Thresholds } from '../domain/thresholds.js';
-import type { StoredMeasurement, Store } from '../store/index.js';
-import type { StoredAlert } from '../store/database.js';
-import type { Repositories } from '../store/repositories/index.js';
+import type { Repositories, StoredAlert, StoredMeasurement, Store } from '../store/index.js';
 import { type AlertNews, alertOf } from './alert-json.js';
+import type { EqualRun } from '../safety/inputs.js';
+import { isStuckRun, stuckAt } from '../safety/stuck.js';
 import { sensorLevel, staleAt } from './levels.js';
 import { enqueueNotifications } from './outbox.js';
 import { type ActiveAlert, type AlertAction, type LevelState, nextCheckAt, transition } from './transitions.js';
+import { type SensorLimits, thresholdsOf } from './watched.js';
 
 export interface EvaluationSettings {
   staleAfterMs: number;
@@ -21,9 +21,11 @@ export interface Evaluation {
   busy?: boolean;
   prototypeId: number;
   /** The sensor's thresholds as read by the evaluation. */
-  thresholds: Thresholds | undefined;
+  thresholds: SensorLimits | undefined;
   state: LevelState;
   newest: StoredMeasurement | undefined;
+  /** The run of equal newest readings, when the sensor has `stuck_after`. */
+  run: EqualRun | null;
   active: ActiveAlert[];
   /** The events the evaluation caused, to publish once committed. */
   events: AlertNews[];
@@ -60,8 +62,8 @@ async function apply(tx: Repositories, action: AlertAction, sensorId: number, no
 }
 
 /**
- * Evaluates one sensor's alerts from what is committed, in one transaction: its level row is
- * locked first, so evaluations of one sensor take turns across processes and each sees the
+ * Evaluates one sensor's alerts from what is committed, in one transaction: its sensor row is
+ * kept from deletion and its level row locked first, so evaluations of one sensor take turns across processes and each sees the
  * measurements committed before it. Evaluating twice changes nothing the second time, so it does
  * not matter which process, or how many, evaluate the same change.
  */
@@ -75,13 +77,16 @@ export async function evaluateSensor(
   skipIfBusy = false,
 ): Promise<Evaluation> {
   return store.transaction(async (tx) => {
-    const sensor = await tx.sensors.get(sensorId);
+    // The sensor first, kept from deletion: the level and alert rows written below then never
+    // refer to a sensor deleted meanwhile, and a delete (which locks the sensor first) waits.
+    const sensor = await tx.sensors.getKept(sensorId);
     const nothing: Evaluation = {
       exists: false,
       prototypeId: -1,
       thresholds: undefined,
-      state: { level: null, okSince: null },
+      state: { level: null, okSince: null, calmSince: null },
       newest: undefined,
+      run: null,
       active: [],
       events: [],
       nextCheckAt: undefined,
@@ -91,12 +96,15 @@ export async function evaluateSensor(
     if (!stored) return { ...nothing, exists: true, busy: true };
     const newest = await tx.measurements.last(sensorId);
     const before = await tx.alerts.active([sensorId]);
-    const level = sensorLevel(newest, sensor, now, settings.staleAfterMs);
+    const limits = thresholdsOf(sensor);
+    const level = sensorLevel(newest, sensor, now, settings.staleAfterMs, { range: limits.range });
     const value = level === null || level === 'stale' ? undefined : newest?.value;
+    const run = limits.stuckAfter === null ? null : await tx.measurements.equalRun(sensorId);
+    const stuck = newest !== undefined && isStuckRun(run, limits.stuckAfter, now);
     const { state, actions } = transition(
-      { level: stored.level, okSince: stored.ok_since },
+      { level: stored.level, okSince: stored.ok_since, calmSince: stored.calm_since },
       before,
-      { level, value, seen, staleSince: level === 'stale' && newest ? staleAt(newest.timestamp, settings.staleAfterMs) : undefined },
+      { level, value, seen, stuck, staleSince: level === 'stale' && newest ? staleAt(newest.timestamp, settings.staleAfterMs) : undefined },
       sensor,
       now,
       settings.clearAfterMs,
@@ -106,7 +114,9 @@ export async function evaluateSensor(
       const event = await apply(tx, action, sensorId, now);
       if (event && action.type !== 'raise') touched.push({ alertId: action.alertId, event });
     }
-    if (state.level !== stored.level || state.okSince !== stored.ok_since) await tx.alerts.saveLevel(sensorId, state.level, state.okSince);
+    if (state.level !== stored.level || state.okSince !== stored.ok_since || state.calmSince !== stored.calm_since) {
+      await tx.alerts.saveLevel(sensorId, state);
+    }
 
     const events: AlertNews[] = [];
     let after: StoredAlert[] = before;
@@ -120,21 +130,23 @@ export async function evaluateSensor(
       for (const row of after) if (!known.has(row.alert_id)) events.push({ event: 'raised', alert: alertOf(row, sensor.prototype_id) });
       await enqueueNotifications(tx.alerts, settings.webhookUrls, events, now);
     }
-    const hasValueAlert = after.some((a) => a.kind !== 'stale');
     return {
       exists: true,
       prototypeId: sensor.prototype_id,
-      thresholds: {
-        threshold_critically_low: sensor.threshold_critically_low,
-        threshold_low: sensor.threshold_low,
-        threshold_high: sensor.threshold_high,
-        threshold_critically_high: sensor.threshold_critically_high,
-      },
+      thresholds: limits,
       state,
       newest,
+      run,
       active: after,
       events,
-      nextCheckAt: nextCheckAt(state, newest?.timestamp, hasValueAlert, (t) => staleAt(t, settings.staleAfterMs), settings.clearAfterMs),
+      nextCheckAt: nextCheckAt(
+        state,
+        newest?.timestamp,
+        after,
+        (t) => staleAt(t, settings.staleAfterMs),
+        settings.clearAfterMs,
+        newest && limits.stuckAfter !== null ? stuckAt(run, limits.stuckAfter, now) : null,
+      ),
     };
   });
 }

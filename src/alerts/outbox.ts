@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AlertRepository } from '../store/repositories/alerts.js';
+import type { AlertRepository } from '../store/index.js';
 import type { AlertNews } from './alert-json.js';
 
 /**

@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AuthMode } from '../config.js';
-import { Alert, AlertIdParams, AlertListQuery, PrototypeStatus } from '../schemas/alerts.js';
-import { errorResponses } from '../schemas/common.js';
-import { PrototypeIdParams } from '../schemas/prototypes.js';
-import { alertDocs as docs } from '../schemas/route-docs.js';
+import type { AuthMode } from '../config/index.js';
+import { Alert, AlertIdParams, AlertListQuery, PrototypeStatus } from '../domain/alert.js';
+import { errorResponses } from '../domain/schema-common.js';
+import { PrototypeIdParams } from '../domain/prototype.js';
+import { alertDocs as docs } from './docs.js';
 import type { AlertService } from './service.js';
 
 export interface AlertRouteDeps {

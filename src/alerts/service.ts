@@ -1,11 +1,14 @@
-import { activationFor } from '../domain/activation.js';
-import type { ChangeBus } from '../events/bus.js';
-import type { Alert, AlertState, PrototypeStatus } from '../schemas/alerts.js';
-import { NotFound } from '../services/errors.js';
-import type { Store } from '../store/index.js';
-import type { AlertRow } from '../store/repositories/alerts.js';
+import type { Activation } from '../domain/activation.js';
+import type { ChangeBus } from '../core/bus.js';
+import type { Alert, AlertState, PrototypeStatus } from '../domain/alert.js';
+import { NotFound } from '../core/errors.js';
+import { actuatorView } from '../core/actuator-view.js';
+import { prototypeView } from '../domain/prototype.js';
+import type { AlertRow, Store } from '../store/index.js';
 import { type AlertNews, alertOf } from './alert-json.js';
+import { isStuckRun } from '../safety/stuck.js';
 import { sensorLevel } from './levels.js';
+import { thresholdsOf } from './watched.js';
 import { enqueueNotifications } from './outbox.js';
 
 export interface AlertQuery {
@@ -22,12 +25,14 @@ export interface AlertServiceDeps {
   now: () => number;
   staleAfterMs: number;
   webhookUrls: readonly string[];
+  /** The one dosing decision (safety/decide.ts) of an actuator now; undefined for one gone. */
+  decisionOf(actuatorId: number): Promise<Activation | undefined>;
 }
 
 const toApi = (row: AlertRow): Alert => alertOf(row, row.prototype_id);
 
 /** The reads of §11 and the one write a user makes: acknowledging. */
-export function alertService({ store, bus, now, staleAfterMs, webhookUrls }: AlertServiceDeps) {
+export function alertService({ store, bus, now, staleAfterMs, webhookUrls, decisionOf }: AlertServiceDeps) {
   return {
     async list(query: AlertQuery): Promise<Alert[]> {
       const rows = await store.alerts.list({
@@ -74,27 +79,33 @@ export function alertService({ store, bus, now, staleAfterMs, webhookUrls }: Ale
         store.sensors.listByPrototype(prototypeId),
         store.actuators.listByPrototype(prototypeId),
       ]);
-      const [newest, active] = await Promise.all([
+      const [newest, runs, active, interlocks, states] = await Promise.all([
         Promise.all(sensors.map((s) => store.measurements.last(s.sensor_id))),
+        Promise.all(sensors.map((s) => (s.stuck_after === null ? null : store.measurements.equalRun(s.sensor_id)))),
         store.alerts.active(sensors.map((s) => s.sensor_id)),
+        store.interlocks.ofActuators(actuators.map((a) => a.actuator_id)),
+        Promise.all(actuators.map((a) => decisionOf(a.actuator_id))),
       ]);
       const at = now();
-      const newestOf = new Map(sensors.map((s, i) => [s.sensor_id, newest[i]]));
       return {
-        prototype,
+        prototype: prototypeView(prototype, at),
         sensors: sensors.map((sensor, i) => {
           const last = newest[i];
           return {
             sensor,
-            level: sensorLevel(last, sensor, at, staleAfterMs),
+            level: sensorLevel(last, sensor, at, staleAfterMs, {
+              range: thresholdsOf(sensor).range,
+              stuck: isStuckRun(runs[i], sensor.stuck_after, at),
+            }),
             last_measurement: last ? { ...last, timestamp: new Date(last.timestamp).toISOString() } : null,
             alerts: active.filter((a) => a.sensor_id === sensor.sensor_id).map(toApi),
           };
         }),
-        actuators: actuators.map((actuator) => ({
-          actuator: { ...actuator, last_activated: new Date(actuator.last_activated).toISOString() },
-          state: activationFor(actuator, newestOf.get(actuator.sensor_id), at, staleAfterMs),
-        })),
+        actuators: actuators.flatMap((actuator, i) => {
+          const state = states[i];
+          // An actuator deleted while this was read is left out.
+          return state ? [{ actuator: actuatorView({ ...actuator, interlocks: interlocks.get(actuator.actuator_id) ?? [] }), state }] : [];
+        }),
       };
     },
   };

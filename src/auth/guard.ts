@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Store } from '../store/index.js';
 import { type Authenticate, forbidden } from './authenticate.js';
-import { PERMISSIONS, type RouteAccess } from './permissions.js';
+import { accessBits, type RouteAccess } from './permissions.js';
 
 /** Served by plugins that declare no access of their own (Swagger UI and its assets). */
 const isDocumentation = (url: string) => url === '/docs' || url.startsWith('/docs/');
@@ -32,7 +32,7 @@ export function registerGuard(app: FastifyInstance, authenticate: Authenticate, 
     if (access === 'public') return;
     if (access === 'admin' && url.startsWith('/users/new') && !(await store.users.any())) return;
     const principal = await authenticate(request);
-    if ((principal.permissions & PERMISSIONS[access]) === 0) throw forbidden();
+    if ((principal.permissions & accessBits(access)) === 0) throw forbidden();
     request.principal = principal;
   });
 }

@@ -1,5 +1,5 @@
-import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from '../config.js';
+import type { Logger } from '../core/logger.js';
+import type { Config } from '../config/index.js';
 import type { Store } from '../store/index.js';
 import { PERMISSIONS } from './permissions.js';
 
@@ -9,7 +9,7 @@ const MAKE_ADMIN = 'npm run users -- add NAME --permissions read,modify,admin';
  * What an operator has to know about access when the service starts: that open mode is open to
  * everyone who reaches the port, and how the first administrator is made.
  */
-export async function logAccessNotes(log: FastifyBaseLogger, config: Config, store: Store): Promise<void> {
+export async function logAccessNotes(log: Logger, config: Config, store: Store): Promise<void> {
   const users = await store.users.list();
   const hasAdmin = users.some((user) => (user.permissions & PERMISSIONS.admin) !== 0);
   if (config.authMode === 'open') {

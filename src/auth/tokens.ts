@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
-import type { SettingRepository } from '../store/repositories/settings.js';
+import type { SettingRepository } from '../store/index.js';
 
 /** Who a token is issued to: the user as the store has it at that moment. */
 export interface TokenSubject {
@@ -8,6 +8,8 @@ export interface TokenSubject {
   username: string;
   permissions: number;
   token_generation: number;
+  /** Moved on by a logout, which ends the tokens obtained with a password (absent: 0). */
+  session_generation?: number;
 }
 
 export interface TokenClaims {
@@ -19,7 +21,19 @@ export interface TokenClaims {
   permissions: number;
   /** When the token stops being valid, in seconds since the epoch (JWT `exp`). */
   exp: number;
+  /**
+   * A device token: its row in the store (`device_tokens`), which a revocation removes. Absent on
+   * the tokens obtained with a password, and on device tokens made before there was that table.
+   */
+  tid?: number;
+  /** A session token (obtained with a password): the user's session generation when issued. */
+  sgen?: number;
+  /** A session token: when the password was given, in seconds since the epoch (kept by a refresh). */
+  login?: number;
 }
+
+/** What kind of token to issue: a session (a password was given at `loginAt`, ms) or a stored device token. */
+export type TokenKind = { session: { loginAt: number } } | { device: { tokenId: number } };
 
 const SECRET_KEY = 'token_secret';
 /** A one-way fingerprint of the secret the server last started with, so other tools can check theirs. */
@@ -82,9 +96,22 @@ const isCount = (value: unknown): value is number => Number.isSafeInteger(value)
 
 export function tokenService(secret: Uint8Array, defaultTtlMs: number) {
   return {
-    /** A signed HS256 JWT for the user, valid `ttlMs` from `now`. */
-    async issue(user: TokenSubject, now: number, ttlMs = defaultTtlMs): Promise<string> {
-      return new SignJWT({ permissions: user.permissions, uid: user.user_id, gen: user.token_generation })
+    /**
+     * A signed HS256 JWT for the user, valid `ttlMs` from `now`: by default a session token whose
+     * password was given now. `permissions` narrows what it carries (a refresh keeps what it had).
+     */
+    async issue(
+      user: TokenSubject,
+      now: number,
+      ttlMs = defaultTtlMs,
+      kind: TokenKind = { session: { loginAt: now } },
+      permissions = user.permissions,
+    ): Promise<string> {
+      const extra =
+        'session' in kind
+          ? { sgen: user.session_generation ?? 0, login: Math.floor(kind.session.loginAt / 1000) }
+          : { tid: kind.device.tokenId };
+      return new SignJWT({ permissions, uid: user.user_id, gen: user.token_generation, ...extra })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(user.username)
         .setIssuedAt(Math.floor(now / 1000))
@@ -101,9 +128,20 @@ export function tokenService(secret: Uint8Array, defaultTtlMs: number) {
           currentDate: new Date(now),
           requiredClaims: ['sub', 'iat', 'exp', 'jti'],
         });
-        const { sub, permissions, uid, gen, exp } = payload;
+        const { sub, permissions, uid, gen, exp, tid, sgen, login } = payload;
         if (typeof sub !== 'string' || !isCount(permissions) || !isCount(uid) || !isCount(gen) || !isCount(exp)) return undefined;
-        return { sub, uid, gen, permissions, exp };
+        const optional = [tid, sgen, login];
+        if (optional.some((v) => v !== undefined && !isCount(v)) || (tid !== undefined && sgen !== undefined)) return undefined;
+        return {
+          sub,
+          uid,
+          gen,
+          permissions,
+          exp,
+          tid: tid as number | undefined,
+          sgen: sgen as number | undefined,
+          login: login as number | undefined,
+        };
       } catch (error) {
         if (error instanceof errors.JOSEError || error instanceof TypeError) return undefined;
         throw error;

@@ -1,22 +1,24 @@
 /**
  * Copies a whole store into another, typically an existing SQLite file into PostgreSQL:
- * `npm run copy-store -- --from sqlite:./data/sensorhub.db --to postgres://…`.
+ * `sensorhub copy-store --from sqlite:./data/sensorhub.db --to postgres://…` (or `npm run copy-store -- …`).
  */
 import { parseArgs } from 'node:util';
-import { clear, copyStore, rowCounts } from '../store/copy.js';
-import { openStore, type Store } from '../store/index.js';
+import { copyStore, emptyStore, openStore, rowCounts, type Store } from '../store/index.js';
+import { isEntry, runAsEntry } from './entry.js';
 
-const HELP = `Usage: npm run copy-store -- --from URL --to URL [--force]
+const HELP = `Usage: sensorhub copy-store --from URL --to URL [--force]   (in a checkout: npm run copy-store -- …)
 
 Copies every prototype, sensor, actuator, user, setting, picture and measurement from one store to
 another (sqlite:<file> or postgres://…), migrating the target first. The target must be empty;
 --force empties it first. Row counts are checked at the end.
 Exit codes: 0 copied, 1 refused or failed, 2 wrong usage.`;
 
-async function main(): Promise<number> {
+/** Runs one copy; resolves to its exit code. */
+export async function main(argv: string[]): Promise<number> {
   let values: { from?: string; to?: string; force?: boolean; help?: boolean };
   try {
     ({ values } = parseArgs({
+      args: argv,
       options: { from: { type: 'string' }, to: { type: 'string' }, force: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
     }));
   } catch (error) {
@@ -46,7 +48,7 @@ async function main(): Promise<number> {
         return 1;
       }
       console.error('copy-store: emptying the target');
-      await clear(to);
+      await emptyStore(to);
     }
     const started = Date.now();
     let last = 0;
@@ -74,4 +76,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then((code) => process.exit(code));
+if (isEntry(import.meta.url)) runAsEntry(main);

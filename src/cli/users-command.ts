@@ -1,24 +1,26 @@
 /**
- * The users command line (`npm run users -- <command>`) on an open store: users and long-lived
+ * The users command line (`sensorhub users <command>`, `npm run users -- <command>`) on an open store: users and long-lived
  * device tokens, with no HTTP API needed.
  */
 import { parseArgs } from 'node:util';
 import { generatePassword, hashPassword } from '../auth/passwords.js';
 import { NEW_USER_PERMISSIONS, parsePermissions, permissionNames } from '../auth/permissions.js';
 import { SecretMismatch, tokenService, toolTokenSecret } from '../auth/tokens.js';
-import { MIN_PASSWORD_LENGTH, USERNAME } from '../schemas/users.js';
+import { issueDeviceToken } from '../users/device-tokens.js';
+import { MAX_TOKEN_DAYS, MIN_PASSWORD_LENGTH, USERNAME } from '../users/schemas.js';
 import type { Store } from '../store/index.js';
 
-const HELP = `Usage: npm run users -- <command> [options]
+const HELP = `Usage: sensorhub users <command> [options]   (in a checkout: npm run users -- <command> …)
 
 Commands:
   add NAME [--permissions LIST] [--password PASSWORD]
-      Creates a user. LIST is comma-separated: post_measurements, read, modify, admin
+      Creates a user. LIST is comma-separated: post_measurements, read, modify, admin, control
       (default: read,modify). Without --password one is generated and printed.
-  token NAME [--days N]
+  token NAME [--days N] [--name TEXT]
       Prints a signed token for the user on stdout, valid N days (default 365, at most 3650):
-      a device token. It carries the user's permissions at that moment; logout, remove and
-      set-permissions still apply to it.
+      a device token, listed under TEXT (default "command line") by GET /users/NAME/tokens and
+      revoked alone by DELETE /tokens/ID. It carries the user's permissions at that moment;
+      remove, revoke and set-permissions still apply to it; a logout does not.
   list
       Lists the users and their permissions.
   revoke NAME
@@ -34,9 +36,6 @@ like the server it reads a .env file in the working directory. \`token\` signs w
 secret: TOKEN_SECRET as the server has it, or the one the server generated in the store; it
 refuses when its TOKEN_SECRET differs from the one the server was started with.
 Exit codes: 0 done, 1 refused (unknown user, taken name, bad permission, another secret), 2 wrong usage.`;
-
-/** Ten years, longer than a device lives: the bound keeps a typo from minting a token that never ends. */
-const MAX_TOKEN_DAYS = 3650;
 
 class UsageError extends Error {}
 class Refused extends Error {}
@@ -88,6 +87,7 @@ async function run(
       permissions: { type: 'string' },
       password: { type: 'string' },
       days: { type: 'string' },
+      name: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -121,9 +121,14 @@ async function run(
       }
       const user = await store.users.get(username);
       if (!user) throw new Refused(`no user "${username}"`);
+      const label = values.name ?? 'command line';
+      if (label.length === 0 || label.length > 100 || !USERNAME.printable.test(label)) {
+        throw new Refused('a token name has 1 to 100 characters, no control characters');
+      }
       const tokens = tokenService(await secretFor(store, configuredSecret), tokenTtlMinutes * 60_000);
-      err(`token for ${username} (${permissionNames(user.permissions).join(', ')}), valid ${days} days:`);
-      out(await tokens.issue(user, now(), days * 24 * 3600_000));
+      const { row, accessToken } = await issueDeviceToken(store, tokens, user, label, days, now());
+      err(`token ${row.token_id} "${label}" for ${username} (${permissionNames(user.permissions).join(', ')}), valid ${days} days:`);
+      out(accessToken);
       return;
     }
     case 'list': {

@@ -1,19 +1,21 @@
 /**
  * Manages users and long-lived device tokens directly on the store (DATABASE_URL, or .env):
- * `npm run users -- <command>` (see users-command.ts).
+ * `sensorhub users <command>` or `npm run users -- <command>` (see users-command.ts).
  */
 import { existsSync } from 'node:fs';
-import { ConfigError, loadConfig, storeOptions } from '../config.js';
+import { ConfigError, loadConfig, storeOptions } from '../config/index.js';
 import { openStore, type Store } from '../store/index.js';
+import { isEntry, runAsEntry } from './entry.js';
 import { usersCommand } from './users-command.js';
 
-async function main(): Promise<number> {
+/** Runs one users command line on the configured store; resolves to its exit code. */
+export async function main(argv: string[]): Promise<number> {
   if (existsSync('.env')) process.loadEnvFile('.env');
   let store: Store | undefined;
   try {
     const config = loadConfig();
     store = await openStore(config.databaseUrl, storeOptions(config));
-    return await usersCommand(process.argv.slice(2), {
+    return await usersCommand(argv, {
       store,
       tokenTtlMinutes: config.tokenTtlMinutes,
       tokenSecret: config.tokenSecret,
@@ -29,4 +31,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then((code) => process.exit(code));
+if (isEntry(import.meta.url)) runAsEntry(main);

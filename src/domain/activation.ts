@@ -1,8 +1,8 @@
 /**
- * Whether a pump should run now. A wrong `true` over-doses a tank, so every rule that can say
- * "no" is checked before the condition, and the first that matches decides.
+ * What a dosing decision reads and answers, and the condition of §3.3. The decision itself is
+ * `decide` in safety/ (API.md §14): the one function that says whether a pump runs.
  */
-import type { ActivationCondition, ActuatorBase } from '../schemas/actuators.js';
+import type { ActivationCondition, ActuatorBase } from './actuator.js';
 
 /** What the decision reads of an actuator: its settings (periods in seconds), last_activated in epoch ms. */
 export type ActuatorSettings = Pick<
@@ -10,15 +10,11 @@ export type ActuatorSettings = Pick<
   'enabled' | 'condition_value' | 'activation_condition' | 'activation_period' | 'activation_duration'
 > & { last_activated: number };
 
-export interface LatestReading {
-  value: number;
-  /** Epoch ms. */
-  timestamp: number;
-}
-
+/** The decision as clients read it (`ActuatorActivation`): `reason` is the stable code, `status` the sentence. */
 export interface Activation {
   activate: boolean;
   status: string;
+  reason: string;
   duration: number;
   period: number;
 }
@@ -46,39 +42,4 @@ export function conditionHolds(condition: ActivationCondition, value: number, co
       // A condition this code does not know (a row written by a newer version) never activates.
       return false;
   }
-}
-
-/**
- * The decision, in order: disabled; no measurement; the newest measurement older than
- * `staleAfterMs`; less than `activation_period` seconds since the last activation; a zero
- * duration; then the condition on the newest value.
- *
- * Boundaries: a reading exactly `staleAfterMs` old is still fresh ("older than" is strict); a
- * period exactly elapsed allows activation. The elapsed milliseconds are divided into seconds
- * rather than the period multiplied into milliseconds, because `period * 1000` is inexact for
- * many decimal periods (2.007 * 1000 = 2007.0000000000002) and would move the boundary.
- *
- * Every test is written so that a value that cannot be compared (NaN) says "no": the ages are
- * checked with `!(… <= …)`, never with `… > …`. A reading or a last_activated in the future
- * (a device clock a little ahead, the server clock set back) counts as fresh and as "period not
- * elapsed" respectively: the pump waits rather than doses twice.
- */
-export function activationFor(
-  actuator: ActuatorSettings,
-  latest: LatestReading | undefined,
-  now: number,
-  staleAfterMs: number,
-): Activation {
-  const decide = (activate: boolean, status: string): Activation => ({
-    activate,
-    status,
-    duration: actuator.activation_duration,
-    period: actuator.activation_period,
-  });
-  if (actuator.enabled !== true) return decide(false, STATUS.disabled);
-  if (!latest) return decide(false, STATUS.noMeasurement);
-  if (!(now - latest.timestamp <= staleAfterMs)) return decide(false, STATUS.stale);
-  if (!((now - actuator.last_activated) / 1000 >= actuator.activation_period)) return decide(false, STATUS.waiting);
-  if (!(actuator.activation_duration > 0)) return decide(false, STATUS.zeroDuration);
-  return decide(conditionHolds(actuator.activation_condition, latest.value, actuator.condition_value), STATUS.ok);
 }

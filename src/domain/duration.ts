@@ -39,6 +39,15 @@ function parsePython(text: string): number | undefined {
   return num(d) * DAY + num(h) * HOUR + num(mi) * MINUTE + num(s) * SECOND;
 }
 
+/**
+ * True for an ISO 8601 duration with years or months (`P1Y`, `P1M`, `P1Y2M3D`; not `PT1M`, which
+ * is minutes): units of no fixed length, which parseDuration counts as 365 and 30 days.
+ */
+export function hasCalendarUnits(input: string): boolean {
+  const m = ISO.exec(input.trim());
+  return m !== null && (m[1] !== undefined || m[2] !== undefined);
+}
+
 export function parseDuration(input: string): number | undefined {
   const text = input.trim();
   if (text === '' || text.startsWith('-')) return undefined;

@@ -1,4 +1,4 @@
-import type { SensorBase } from '../schemas/sensors.js';
+import type { SensorBase } from './sensor.js';
 
 export type Thresholds = Pick<SensorBase, 'threshold_critically_low' | 'threshold_low' | 'threshold_high' | 'threshold_critically_high'>;
 

@@ -1,4 +1,4 @@
-import type { Timers } from './timers.js';
+import type { Timers } from '../core/timers.js';
 
 /**
  * When the streams are written: what comes after a quiet spell at once, and what comes within

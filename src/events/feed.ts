@@ -1,10 +1,11 @@
-import { activationJson, measurementJson } from '../http/json-text.js';
-import type { Sensor } from '../schemas/sensors.js';
+import { activationJson, measurementJson } from '../core/json-text.js';
+import type { Sensor } from '../domain/sensor.js';
 import type { StoredActuator, StoredMeasurement } from '../store/index.js';
-import type { ChangeBus } from './bus.js';
+import type { ChangeBus } from '../core/bus.js';
 import { type EventType, type Scope, type Subscription, wants } from './filter.js';
 import { type RecentEventsLimits, recentEvents } from './recent-events.js';
 import { sseEvent } from './sse.js';
+import { type ActuatorWithInterlocks, actuatorView } from '../core/actuator-view.js';
 
 /** One event, as sent to every client it concerns. */
 export interface LiveEvent {
@@ -17,7 +18,9 @@ export interface LiveEvent {
   textFor(subscription: Subscription): string | undefined;
 }
 
-const actuatorJson = (a: StoredActuator) => JSON.stringify({ ...a, last_activated: new Date(a.last_activated).toISOString() });
+/** The actuator as the API answers it; one published without its interlocks (a decision read on its own) shows none. */
+const actuatorJson = (a: StoredActuator & Partial<Pick<ActuatorWithInterlocks, 'interlocks'>>) =>
+  JSON.stringify(actuatorView({ ...a, interlocks: a.interlocks ?? [] }));
 
 export interface FeedDeps {
   bus: ChangeBus;
@@ -119,8 +122,13 @@ export function eventFeed({ bus, sensors, actuators, instance, recent: limits, d
       );
     }),
     bus.subscribe('actuator', (change) => {
-      // The other actions reach clients through `decision`, with the state beside the actuator.
-      if (change.action !== 'deleted') return;
+      // The other actions reach clients through `decision`, with the state beside the actuator;
+      // they are heard here only for the sensor, which a delete is placed by. (A decision may
+      // still be on its way from the store when the delete comes.)
+      if (change.action !== 'deleted') {
+        sensorOfActuator.set(change.actuator.actuator_id, change.actuator.sensor_id);
+        return;
+      }
       const sensorId = sensorOfActuator.get(change.actuatorId);
       sensorOfActuator.delete(change.actuatorId);
       emitWhole('actuator', 'actuator', scopeOfSensors(sensorId === undefined ? [] : [sensorId]), `{"deleted":${change.actuatorId}}`);
@@ -143,7 +151,11 @@ export function eventFeed({ bus, sensors, actuators, instance, recent: limits, d
       emitWhole(
         'alert',
         'alert',
-        { sensorIds: [news.alert.sensor_id], prototypeIds: [news.alert.prototype_id] },
+        // An alert without a sensor (an actuator's, the service's own) reaches the streams not filtered by sensor.
+        {
+          sensorIds: news.alert.sensor_id === null ? [] : [news.alert.sensor_id],
+          prototypeIds: news.alert.prototype_id === null ? [] : [news.alert.prototype_id],
+        },
         JSON.stringify({ event: news.event, alert: news.alert }),
       ),
     ),
@@ -159,11 +171,34 @@ export function eventFeed({ bus, sensors, actuators, instance, recent: limits, d
     }),
   ];
 
+  /** A `reset` for one client: it reloads instead of being told what it missed. */
+  const resetText = (reason = 'missed events are no longer kept') =>
+    sseEvent(recent.idOf(recent.next()), 'reset', JSON.stringify({ reason }));
+
   return {
     /** The events after `lastEventId`, or undefined when they are no longer all kept. */
     since: (lastEventId: string) => recent.since(lastEventId),
-    /** A `reset` for one client: what it missed cannot be told, so it reloads. */
-    resetText: () => sseEvent(recent.idOf(recent.next()), 'reset', '{"reason":"missed events are no longer kept"}'),
+    resetText,
+    /**
+     * What a client resuming from `lastEventId` is sent first: the texts of the events it missed
+     * that it subscribes to, or one `reset` when they are no longer all kept or would come to
+     * more than `maxBytes` — a replay past the stream's backlog bound would get it cut off before
+     * it read a byte, and it would reconnect to the same replay forever.
+     */
+    resume(lastEventId: string, subscription: Subscription, maxBytes: number): string[] {
+      const missed = recent.since(lastEventId);
+      if (missed === undefined) return [resetText()];
+      const texts: string[] = [];
+      let bytes = 0;
+      for (const event of missed) {
+        const text = wants(subscription, event.type, event.scope) ? event.textFor(subscription) : undefined;
+        if (text === undefined) continue;
+        bytes += Buffer.byteLength(text);
+        if (bytes > maxBytes) return [resetText('missed events are too many to replay')];
+        texts.push(text);
+      }
+      return texts;
+    },
     stop(): void {
       for (const stop of unsubscribe) stop();
     },

@@ -1,11 +1,7 @@
-import { sql } from 'kysely';
-import pg from 'pg';
-import type { Store } from '../store/index.js';
-import type { ChangeBus, Changes, Topic } from './bus.js';
+import type { RelayChannel, Store } from '../store/index.js';
+import type { ChangeBus, Changes, Topic } from '../core/bus.js';
 import { type Notification, packPayloads, parsePayload, type RelayRecord, recordsOf } from './relay-codec.js';
 
-/** The channel every instance of one database listens on. */
-export const CHANNEL = 'sensorhub_changes';
 const RELAYED = [
   'measurements',
   'measurementDeleted',
@@ -13,11 +9,11 @@ const RELAYED = [
   'prototype',
   'sensor',
   'actuator',
+  'dose',
+  'controller',
   'alert',
   'tokensRevoked',
 ] as const satisfies readonly Exclude<Topic, 'decision'>[];
-const RECONNECT_MIN_MS = 250;
-const RECONNECT_MAX_MS = 5000;
 
 /** The changes published here on behalf of another instance (see `isRelayed`). */
 const relayedChanges = new WeakSet<object>();
@@ -31,8 +27,9 @@ export function isRelayed(change: object): boolean {
 }
 
 export interface RelayDeps {
-  databaseUrl: string;
-  store: Pick<Store, 'db' | 'measurements'>;
+  /** The store's channel to the other instances. */
+  channel: RelayChannel;
+  store: Pick<Store, 'measurements'>;
   bus: ChangeBus;
   instance: string;
   log: { warn(details: object, message: string): void; info(details: object, message: string): void };
@@ -42,20 +39,18 @@ export interface RelayDeps {
 
 /**
  * Several instances on one PostgreSQL database behave as one: every change committed here is
- * sent with `NOTIFY` (after its commit, in commit order), and the changes other instances
- * committed arrive through `LISTEN` on a connection of its own and are published on this
+ * sent on the store's relay channel (`NOTIFY`, after its commit, in commit order), and the
+ * changes other instances committed arrive through it (`LISTEN`) and are published on this
  * instance's bus as if made here. An instance skips its own notifications, which it has already
  * published.
  */
-export function postgresRelay({ databaseUrl, store, bus, instance, log, onGap }: RelayDeps) {
+export function postgresRelay({ channel, store, bus, instance, log, onGap }: RelayDeps) {
   let pending: RelayRecord[] = [];
   let sending: Promise<void> | undefined;
   /** True while a change from another instance is being published: it is not sent back out. */
   let replaying = false;
-  let listener: pg.Client | undefined;
+  let stopListening: (() => Promise<void>) | undefined;
   let stopped = false;
-  let retryMs = RECONNECT_MIN_MS;
-  let reconnectTimer: NodeJS.Timeout | undefined;
   /** Notifications are applied one after the other, as they were committed. */
   let applying: Promise<void> = Promise.resolve();
   const unsubscribe: (() => void)[] = [];
@@ -67,7 +62,7 @@ export function postgresRelay({ databaseUrl, store, bus, instance, log, onGap }:
       pending = [];
       for (const payload of packPayloads(instance, records)) {
         try {
-          await sql`select pg_notify(${CHANNEL}, ${payload})`.execute(store.db);
+          await channel.publish(payload);
         } catch (error) {
           log.warn({ err: error }, 'could not relay committed changes to the other instances');
         }
@@ -104,70 +99,33 @@ export function postgresRelay({ databaseUrl, store, bus, instance, log, onGap }:
     }
   }
 
-  function received(message: pg.Notification): void {
-    if (message.channel !== CHANNEL || message.payload === undefined) return;
-    const notification = parsePayload(message.payload);
+  function received(payload: string): void {
+    const notification = parsePayload(payload);
     if (!notification || notification.origin === instance) return;
     applying = applying
       .then(() => apply(notification))
       .catch((error: unknown) => log.warn({ err: error }, 'could not apply changes relayed from another instance'));
   }
 
-  async function listen(): Promise<void> {
-    const client = new pg.Client({ connectionString: databaseUrl, keepAlive: true });
-    client.on('notification', received);
-    const lost = () => {
-      if (listener !== client) return;
-      listener = undefined;
-      void client.end().catch(() => {});
-      scheduleReconnect();
-    };
-    client.on('error', (error) => {
-      log.warn({ err: error }, 'the connection listening for other instances’ changes failed');
-      lost();
-    });
-    client.on('end', lost);
-    await client.connect();
-    await client.query(`LISTEN ${CHANNEL}`);
-    if (stopped) {
-      await client.end();
-      return;
-    }
-    listener = client;
-  }
-
-  function scheduleReconnect(): void {
-    if (stopped || reconnectTimer) return;
-    reconnectTimer = setTimeout(async () => {
-      reconnectTimer = undefined;
-      try {
-        await listen();
-        retryMs = RECONNECT_MIN_MS;
-        log.info({}, 'listening for other instances’ changes again');
-        onGap();
-      } catch (error) {
-        log.warn({ err: error }, 'could not listen for other instances’ changes; trying again');
-        retryMs = Math.min(retryMs * 2, RECONNECT_MAX_MS);
-        scheduleReconnect();
-      }
-    }, retryMs);
-    reconnectTimer.unref();
-  }
-
   return {
     async start(): Promise<void> {
       for (const topic of RELAYED) unsubscribe.push(bus.subscribe(topic, (change) => relay(topic, change as never)));
-      await listen();
+      stopListening = await channel.listen({
+        message: received,
+        failed: (error) => log.warn({ err: error }, 'the connection listening for other instances’ changes failed'),
+        retryFailed: (error) => log.warn({ err: error }, 'could not listen for other instances’ changes; trying again'),
+        restored: () => {
+          log.info({}, 'listening for other instances’ changes again');
+          onGap();
+        },
+      });
     },
 
     async stop(): Promise<void> {
       stopped = true;
-      clearTimeout(reconnectTimer);
       for (const stop of unsubscribe) stop();
       await sending;
-      const client = listener;
-      listener = undefined;
-      await client?.end().catch(() => {});
+      await stopListening?.();
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { Changes, Topic } from './bus.js';
+import type { Changes, Topic } from '../core/bus.js';
 
 /**
  * How committed changes travel between instances in PostgreSQL notifications, whose payload is

@@ -1,16 +1,24 @@
+import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { forbidden } from '../auth/authenticate.js';
+import { addressBucket } from '../auth/login-throttle.js';
+import { PERMISSIONS } from '../auth/permissions.js';
+import { HttpError } from '../http/errors.js';
 import { withoutToken } from '../http/redact.js';
-import { errorResponses, Id } from '../schemas/common.js';
-import { InvalidInput, NotFound } from '../services/errors.js';
+import { errorResponses, Id } from '../domain/schema-common.js';
+import { InvalidInput, NotFound } from '../core/errors.js';
 import type { Store } from '../store/index.js';
 import type { EventFeed } from './feed.js';
-import { EVENT_TYPES, parseTypes, type Subscription, wants } from './filter.js';
+import { EVENT_TYPES, parseTypes, type Subscription } from './filter.js';
 import { sseRetry } from './sse.js';
 import type { StreamRegistry } from './streams.js';
 
 /** How long a client waits before reconnecting: soon, and spread out by the clients' own jitter. */
 export const RETRY_MS = 3000;
+/** How soon a client refused for the stream bounds may try again (in seconds, for `Retry-After`). */
+export const FULL_RETRY_AFTER_S = 10;
 
 export const EventsQuery = Type.Object({
   sensor_id: Type.Optional(Type.Array(Id(), { description: 'Only events about these sensors (repeatable).' })),
@@ -34,7 +42,7 @@ const DESCRIPTION = [
   'including when its activation period elapses or its sensor turns stale, at that moment; `{"deleted": id}` after a delete);',
   '`sensor`, `prototype` (data: the object after a create or update, `{"deleted": id}` after a delete);',
   '`reset` (data: `{"reason": …}`): reload what you show — sent when `Last-Event-ID` names an event no longer kept (or of',
-  'another instance), after synthetic data replaced measurements, after a measurement was deleted (to the streams of its',
+  'another instance) or what was missed is more than the 1 MiB backlog bound, after synthetic data replaced measurements, after a measurement was deleted (to the streams of its',
   'sensor, under the type `measurements`; data: `{"reason": "measurement deleted", "sensor_id": …, "measurement_id": …}`,',
   'so a client that keeps the rows may drop just that one), and after a lost link between instances. A cascade delete',
   'tells of each actuator (`{"deleted": id}`), then each sensor, then the prototype it removed.',
@@ -43,11 +51,26 @@ const DESCRIPTION = [
   'A comment line every 15 s keeps the stream alive; `retry:` advises 3 s between reconnections. A client whose unsent',
   'backlog passes 1 MiB is disconnected (it reconnects and resumes with `Last-Event-ID`). Several instances on one',
   'PostgreSQL send every event to every stream; ids name the instance, so a resume on another instance gets `reset`.',
-  'AUTH_MODE=enforced: needs the read permission (2); the token may be given as `?access_token=`. The stream ends when',
-  'the token stops being valid: at its expiry, at a logout of its user (on every instance), and within a minute when',
-  'the users command line revokes or removes the user or takes read away. It just ends, without an event: reconnecting',
-  'with that token then gets 401 (403 without read), the sign to log in again.',
+  'Open streams are bounded (EVENTS_MAX_STREAMS in all, EVENTS_MAX_STREAMS_PER_CLIENT per token in enforced mode, per',
+  'address otherwise): past either, a new stream gets 503 with `Retry-After`.',
+  'AUTH_MODE=enforced: needs the read permission (2); a token with control (16) but not read may open a stream of',
+  '`types=actuator` only (any other stream: 403). The token may be given as `?access_token=`. The stream ends when',
+  'the token stops being valid: at its expiry, at a logout of its user for a token obtained with a password, at the',
+  'revocation of a device token, at the removal of its user (on every instance), and within a minute when the users',
+  'command line revokes or removes the user or takes away the permission the stream needs. It just ends, without an',
+  'event: reconnecting with that token then gets 401 (403 without the permission), the sign to log in again.',
 ].join(' ');
+
+/**
+ * What a stream counts against for EVENTS_MAX_STREAMS_PER_CLIENT: its token in enforced mode (by a
+ * digest: the token itself is not kept), its remote address otherwise — an IPv6 one by its /64, as
+ * the login throttle counts it, since one machine commonly holds a whole /64.
+ */
+function clientOf(request: FastifyRequest): string {
+  const token = request.principal?.token;
+  if (token !== undefined) return `token ${createHash('sha256').update(token).digest('base64url')}`;
+  return `address ${addressBucket(request.ip)}`;
+}
 
 export interface EventRouteDeps {
   store: Pick<Store, 'sensors' | 'prototypes'>;
@@ -85,7 +108,8 @@ async function subscriptionOf(
 
 const eventRoutes: FastifyPluginAsyncTypebox<EventRouteDeps> = async (app, { store, feed, streams }) => {
   app.get('/events', {
-    config: { access: 'read', tokenInQuery: true },
+    // A pump controller's token (control, without read) may follow its actuators: `types=actuator` only.
+    config: { access: ['read', 'control'], tokenInQuery: true },
     schema: {
       tags: ['Live events'],
       summary: 'Live Events',
@@ -93,23 +117,25 @@ const eventRoutes: FastifyPluginAsyncTypebox<EventRouteDeps> = async (app, { sto
       description: DESCRIPTION,
       querystring: EventsQuery,
       produces: ['text/event-stream'],
-      response: errorResponses(401, 403, 404, 422),
+      response: errorResponses(401, 403, 404, 422, 503),
     },
     handler: async (request, reply) => {
       const subscription = await subscriptionOf(store, request.query);
-      // Worked out after the last await: nothing committed can slip between the resume and the stream.
+      const actuatorsOnly = subscription.types.size > 0 && [...subscription.types].every((type) => type === 'actuator');
+      const principal = request.principal;
+      // What the stream needs to stay open: read, or for actuator events alone read or control.
+      const requires = actuatorsOnly ? PERMISSIONS.read | PERMISSIONS.control : PERMISSIONS.read;
+      if (principal && (principal.permissions & requires) === 0) throw forbidden();
+      // From here on nothing waits: the place checked free is still free when the stream takes it.
+      const client = clientOf(request);
+      const refusal = streams.refusal(client);
+      // The connection is closed too: a refused client waiting on it would hold a connection idle.
+      if (refusal !== undefined) throw new HttpError(503, refusal, { 'Retry-After': String(FULL_RETRY_AFTER_S), connection: 'close' });
+      // Worked out after the last await too: nothing committed can slip between the resume and the stream.
       const first = [sseRetry(RETRY_MS)];
       const lastEventId = request.headers['last-event-id'];
-      if (typeof lastEventId === 'string' && lastEventId !== '') {
-        const missed = feed.since(lastEventId);
-        if (missed === undefined) first.push(feed.resetText());
-        else {
-          for (const event of missed) {
-            const text = wants(subscription, event.type, event.scope) ? event.textFor(subscription) : undefined;
-            if (text !== undefined) first.push(text);
-          }
-        }
-      }
+      if (typeof lastEventId === 'string' && lastEventId !== '')
+        first.push(...feed.resume(lastEventId, subscription, streams.maxBacklogBytes));
       reply.hijack();
       // The headers set so far (CORS) go out with the stream's own.
       for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
@@ -126,9 +152,15 @@ const eventRoutes: FastifyPluginAsyncTypebox<EventRouteDeps> = async (app, { sto
         const ms = Math.round(reply.elapsedTime * 100) / 100;
         request.log.info({ method: request.method, url: withoutToken(request.url), status: 200, ms }, 'request');
       });
-      const principal = request.principal;
-      const holder = principal && { userId: principal.user_id, generation: principal.generation, expiresAt: principal.expiresAt };
-      streams.open(reply.raw, subscription, first, holder);
+      const holder = principal && {
+        userId: principal.user_id,
+        generation: principal.generation,
+        sessionGeneration: principal.sessionGeneration,
+        tokenId: principal.tokenId,
+        requires,
+        expiresAt: principal.expiresAt,
+      };
+      streams.open(reply.raw, subscription, first, { client, holder });
     },
   });
 };

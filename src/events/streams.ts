@@ -3,10 +3,12 @@ import { type Subscription, wants } from './filter.js';
 import type { LiveEvent } from './feed.js';
 import { coalescingWindow } from './coalescing-window.js';
 import { sseComment } from './sse.js';
+import { type StreamBounds, streamPlaces } from './stream-places.js';
 import { streamIndex } from './stream-index.js';
-import { systemTimers, type Timers } from './timers.js';
+import type { Changes } from '../core/bus.js';
+import { systemTimers, type Timers } from '../core/timers.js';
 
-export interface StreamLimits {
+export interface StreamLimits extends StreamBounds {
   /**
    * The most a client may have unsent — what waits in the response and in the socket's write
    * buffer — before it is cut off: a client that stops reading costs at most this much memory.
@@ -23,12 +25,28 @@ export interface StreamHolder {
   userId: number;
   /** The user's token generation the token was issued in. */
   generation: number;
+  /** A session token: the user's session generation it was issued in (a logout ends it). */
+  sessionGeneration?: number;
+  /** A device token: its id (its revocation ends it). */
+  tokenId?: number;
+  /** The permission bits of which the token must keep one for the stream to stay open. */
+  requires: number;
   /** When the token expires (ms since the epoch). */
   expiresAt: number;
 }
 
+/** Who opens a stream: what it is counted by for its bound, and whose token keeps it open. */
+export interface StreamOwner {
+  /** The client it counts against (EVENTS_MAX_STREAMS_PER_CLIENT): a token, or an address. */
+  client: string;
+  /** Whose token opened it (AUTH_MODE=enforced). */
+  holder?: StreamHolder;
+}
+
 interface Client {
   res: ServerResponse;
+  /** The client whose place it holds. */
+  place: string;
   subscription: Subscription;
   holder?: StreamHolder;
   /** The alarm that ends the stream when its token expires. */
@@ -57,15 +75,21 @@ export interface StreamClock {
  * its user's tokens are revoked. It just ends — no event says why: the client reconnects as after
  * any drop, and its token, refused now, gets a 401.
  */
-export function streamRegistry({ maxBacklogBytes, heartbeatMs, coalesceMs }: StreamLimits, { timers, now, window }: StreamClock) {
+export function streamRegistry(
+  { maxBacklogBytes, heartbeatMs, coalesceMs, maxStreams, maxPerClient }: StreamLimits,
+  { timers, now, window }: StreamClock,
+) {
   const clients = new Set<Client>();
+  const places = streamPlaces({ maxStreams, maxPerClient });
   /** Streams with text waiting for the coalescing window to end. */
   const waiting = new Set<Client>();
   const byUser = new Map<number, Set<Client>>();
   const byPlace = streamIndex<Client>();
 
+  /** Forgets a stream and gives its place back; once only, however many ways it ends. */
   function remove(client: Client): void {
-    clients.delete(client);
+    if (!clients.delete(client)) return;
+    places.release(client.place);
     waiting.delete(client);
     byPlace.delete(client);
     if (client.holder) {
@@ -80,6 +104,7 @@ export function streamRegistry({ maxBacklogBytes, heartbeatMs, coalesceMs }: Str
   let heartbeat: NodeJS.Timeout | undefined;
   let closed = false;
   let opened = 0;
+  let refused = 0;
 
   /**
    * Writes, or cuts the client off when its backlog is past the bound already (one more event of
@@ -90,7 +115,10 @@ export function streamRegistry({ maxBacklogBytes, heartbeatMs, coalesceMs }: Str
    */
   function write(client: Client, text: string): boolean {
     const { res } = client;
-    if (res.destroyed) return false;
+    if (res.destroyed) {
+      remove(client);
+      return false;
+    }
     if (res.writableLength > maxBacklogBytes) {
       cutOff++;
       remove(client);
@@ -153,17 +181,35 @@ export function streamRegistry({ maxBacklogBytes, heartbeatMs, coalesceMs }: Str
 
   return {
     /**
-     * Registers a stream whose headers are sent; `first` is written to it before anything else.
-     * With a `holder`, the stream ends when the holder's token expires or is revoked.
+     * Why a new stream of `client` cannot be opened now (a bound is reached), or undefined. Asked
+     * right before `open`, with no wait between, so that no other stream takes the place meanwhile.
      */
-    open(res: ServerResponse, subscription: Subscription, first: readonly string[], holder?: StreamHolder): void {
-      if (closed) {
+    refusal(client: string): string | undefined {
+      const reason = places.refusal(client);
+      if (reason !== undefined) refused++;
+      return reason;
+    },
+
+    /**
+     * Registers a stream whose headers are sent; `first` is written to it before anything else.
+     * It holds a place of its owner's client until it ends; with a `holder`, it ends when the
+     * holder's token expires or is revoked.
+     */
+    open(
+      res: ServerResponse,
+      subscription: Subscription,
+      first: readonly string[],
+      { client: place, holder }: StreamOwner = { client: '' },
+    ): void {
+      // A client gone while its request was checked has nothing to hold a place for.
+      if (closed || res.destroyed) {
         res.end();
         return;
       }
-      const client: Client = { res, subscription, holder, pending: '' };
+      const client: Client = { res, subscription, place, holder, pending: '' };
       opened++;
       clients.add(client);
+      places.take(place);
       byPlace.add(client);
       res.once('close', () => remove(client));
       for (const text of first) if (!write(client, text)) return;
@@ -185,9 +231,15 @@ export function streamRegistry({ maxBacklogBytes, heartbeatMs, coalesceMs }: Str
       );
     },
 
-    /** Ends the user's streams opened with a token older than `generation` (revoked by a logout). */
-    revoke(userId: number, generation: number): void {
-      endWhere([...(byUser.get(userId) ?? [])], (holder) => holder.generation < generation);
+    /** Ends the user's streams whose token was revoked (see the bus's `tokensRevoked`). */
+    revoke({ userId, generation, sessionGeneration, tokenId }: Changes['tokensRevoked']): void {
+      endWhere(
+        [...(byUser.get(userId) ?? [])],
+        (holder) =>
+          (generation !== undefined && holder.generation < generation) ||
+          (sessionGeneration !== undefined && holder.sessionGeneration !== undefined && holder.sessionGeneration < sessionGeneration) ||
+          (tokenId !== undefined && holder.tokenId === tokenId),
+      );
     },
 
     /** The users whose tokens hold streams open now. */
@@ -208,6 +260,9 @@ export function streamRegistry({ maxBacklogBytes, heartbeatMs, coalesceMs }: Str
       send(clients, () => text);
     },
 
+    /** The most a stream may have unsent before it is cut off (a resume's replay must fit within it). */
+    maxBacklogBytes,
+
     /** Streams opened since start (open or not now). */
     get opened(): number {
       return opened;
@@ -216,6 +271,14 @@ export function streamRegistry({ maxBacklogBytes, heartbeatMs, coalesceMs }: Str
     /** Streams open now. */
     get count(): number {
       return clients.size;
+    },
+
+    /** The most streams open at once (EVENTS_MAX_STREAMS). */
+    maxStreams,
+
+    /** New streams refused for a bound reached, since start. */
+    get refused(): number {
+      return refused;
     },
 
     /** Streams cut off for a backlog over the bound, since start. */

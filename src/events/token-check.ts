@@ -1,23 +1,25 @@
-import { PERMISSIONS } from '../auth/permissions.js';
 import type { Store } from '../store/index.js';
 import type { StreamRegistry } from './streams.js';
-import type { Timers } from './timers.js';
+import type { Logger } from '../core/logger.js';
+import type { Timers } from '../core/timers.js';
 
 export interface TokenCheckDeps {
   streams: Pick<StreamRegistry, 'holders' | 'endUnless'>;
   users: Pick<Store['users'], 'tokenStates'>;
+  deviceTokens: Pick<Store['deviceTokens'], 'existing'>;
   timers: Timers;
   everyMs: number;
-  log: { warn(details: object, message: string): void };
+  log: Logger;
 }
 
 /**
  * Every `everyMs`, reads the users whose tokens hold event streams open and ends the streams whose
- * token no longer passes: revoked, its user removed, or its read permission taken away. These
- * changes can come from outside the service (the users command line writes the store directly),
- * so no event tells of them; a logout through the service ends its streams at once instead.
+ * token no longer passes: revoked, its user removed, or the permission the stream needs taken
+ * away. These changes can come from outside the service (the users command line writes the store
+ * directly), so no event tells of them; a logout or revocation through the service ends its
+ * streams at once instead.
  */
-export function streamTokenCheck({ streams, users, timers, everyMs, log }: TokenCheckDeps) {
+export function streamTokenCheck({ streams, users, deviceTokens, timers, everyMs, log }: TokenCheckDeps) {
   let timer: unknown;
   let stopped = false;
 
@@ -25,9 +27,21 @@ export function streamTokenCheck({ streams, users, timers, everyMs, log }: Token
     const userIds = streams.holders();
     if (userIds.length === 0) return;
     const current = await users.tokenStates(userIds);
+    const tokenIds: number[] = [];
+    streams.endUnless((holder) => {
+      if (holder.tokenId !== undefined) tokenIds.push(holder.tokenId);
+      return true;
+    });
+    const devices = await deviceTokens.existing(tokenIds);
     streams.endUnless((holder) => {
       const user = current.get(holder.userId);
-      return user !== undefined && user.generation === holder.generation && (user.permissions & PERMISSIONS.read) !== 0;
+      return (
+        user !== undefined &&
+        user.generation === holder.generation &&
+        (holder.sessionGeneration === undefined || user.sessionGeneration === holder.sessionGeneration) &&
+        (holder.tokenId === undefined || devices.has(holder.tokenId)) &&
+        (user.permissions & holder.requires) !== 0
+      );
     });
   }
 

@@ -1,5 +1,5 @@
-import type { BucketRead, BucketRow } from '../store/history-sql.js';
-import { bucketStart, DAY } from './sizes.js';
+import type { BucketRead, BucketRow } from '../domain/bucket-rows.js';
+import { bucketStart, DAY } from '../domain/bucket-sizes.js';
 
 /** Where the cache reads from: the store's bucket reads. */
 export interface DayCacheSource {

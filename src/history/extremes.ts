@@ -1,4 +1,4 @@
-import { bucketStart } from './sizes.js';
+import { bucketStart } from '../domain/bucket-sizes.js';
 
 /**
  * What the extremes of a bucket are read from: its start, count, and lowest and highest point,

@@ -1,4 +1,4 @@
-import { bucketStart, DAY } from './sizes.js';
+import { bucketStart, DAY } from '../domain/bucket-sizes.js';
 
 /** What retention keeps: durations in ms, undefined for forever. */
 export interface RetentionPolicy {

@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
-import { ErrorBody, ValidationErrorBody } from '../schemas/common.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ErrorBody, RemovalRefusedBody, ValidationErrorBody } from '../domain/schema-common.js';
+import { docsHeaders } from './security-headers.js';
 
 const TAGS = [
   { name: 'Measurements', description: 'Record, read, export and generate measurements.' },
@@ -17,6 +17,7 @@ const TAGS = [
 export async function registerDocs(app: FastifyInstance): Promise<void> {
   app.addSchema(ErrorBody);
   app.addSchema(ValidationErrorBody);
+  app.addSchema(RemovalRefusedBody);
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
@@ -44,6 +45,42 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true }, config: { access: 'public' } }, () => app.swagger());
+  registerSwaggerUi(app);
+}
+
+/** Hop-by-hop and framing headers the answer of the outer server sets for itself. */
+const OWN_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'date']);
+
+/**
+ * Swagger UI at /docs, loaded on the first request there rather than at start (its plugin, its
+ * YAML writer and its file server are memory a small board keeps for nothing while nobody reads
+ * the docs). Its routes live in an app of their own, built once, serving the document the service
+ * had when it was first asked; the request goes through it in memory. A page policy on every
+ * answer (its page loads every script from a file); nosniff comes from the service like every answer.
+ */
+function registerSwaggerUi(app: FastifyInstance): void {
+  let ui: Promise<FastifyInstance> | undefined;
+  const forward = async (request: FastifyRequest, reply: FastifyReply) => {
+    ui ??= swaggerUiApp(app.swagger() as Record<string, unknown>);
+    // Asked as a GET: for a HEAD, this server drops the body and keeps its length.
+    const answer = await (await ui).inject({ method: 'GET', url: request.url, headers: request.headers });
+    if (answer.statusCode === 404) return reply.callNotFound();
+    for (const [name, value] of Object.entries(answer.headers)) {
+      if (!OWN_HEADERS.has(name) && value !== undefined) reply.header(name, value);
+    }
+    return reply.code(answer.statusCode).send(answer.rawPayload);
+  };
+  const options = { schema: { hide: true }, config: { access: 'public' as const }, onRequest: docsHeaders };
+  app.get('/docs', options, forward);
+  app.get('/docs/*', options, forward);
+}
+
+async function swaggerUiApp(document: Record<string, unknown>): Promise<FastifyInstance> {
+  const [{ default: Fastify }, { default: swaggerUi }] = await Promise.all([import('fastify'), import('@fastify/swagger-ui')]);
+  const ui = Fastify({ routerOptions: { ignoreTrailingSlash: true } });
+  await ui.register(swagger, { mode: 'static', specification: { document: document as never } });
+  await ui.register(swaggerUi, { routePrefix: '/docs' });
+  await ui.ready();
+  return ui;
 }

@@ -1,14 +1,25 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Conflict, Forbidden, InvalidInput, NotFound, TooManyAttempts, Unauthenticated, type ValidationIssue } from '../services/errors.js';
+import {
+  Conflict,
+  Forbidden,
+  HasDependents,
+  InsufficientStorage,
+  InvalidInput,
+  NotFound,
+  TooManyAttempts,
+  Unauthenticated,
+  type ValidationIssue,
+} from '../core/errors.js';
 
-/** An error with the status and `detail` the client should see. */
+/** An error with the status and `detail` the client should see, and any fields the body carries beside `detail`. */
 export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
     readonly detail: string | ValidationIssue[],
     readonly headers: Record<string, string> = {},
+    readonly fields: Record<string, unknown> = {},
   ) {
     super(typeof detail === 'string' ? detail : 'Validation failed');
     this.name = 'HttpError';
@@ -21,15 +32,20 @@ const BEARER_CHALLENGE = { 'WWW-Authenticate': 'Bearer' };
 function refusal(error: unknown): HttpError | undefined {
   if (error instanceof NotFound) return new HttpError(404, error.message);
   if (error instanceof InvalidInput) return new HttpError(422, error.issues);
+  if (error instanceof HasDependents) return new HttpError(409, error.message, {}, { dependents: error.dependents });
   if (error instanceof Conflict) return new HttpError(409, error.message);
   if (error instanceof Unauthenticated) return new HttpError(401, error.message, BEARER_CHALLENGE);
   if (error instanceof Forbidden) return new HttpError(403, error.message);
+  if (error instanceof InsufficientStorage) return new HttpError(507, error.message);
   if (error instanceof TooManyAttempts) return new HttpError(429, error.message, { 'Retry-After': String(error.retryAfterSeconds) });
   return undefined;
 }
 
 function send(reply: FastifyReply, error: HttpError) {
-  return reply.code(error.statusCode).headers(error.headers).send({ detail: error.detail });
+  return reply
+    .code(error.statusCode)
+    .headers(error.headers)
+    .send({ detail: error.detail, ...error.fields });
 }
 
 interface AjvIssue {
@@ -136,11 +152,29 @@ const FASTIFY_CODES: Record<string, [number, string]> = {
   FST_ERR_CTP_INVALID_JSON_BODY: [400, 'Malformed JSON body'],
 };
 
+/** How a full disk is told apart, and which disk the store's own writes need (see `diskFullDetail`). */
+export interface DiskFull {
+  is(error: unknown): boolean;
+  /** The disk the store writes to, as the answer names it ("the disk holding /var/lib/sensorhub/store.db"). */
+  storeDisk: string;
+}
+
+/**
+ * The 507's detail: the write was not made, which disk to free, and that reads go on. A file the
+ * service writes beside the store (a timelapse's) names its own path; the store's errors name none.
+ */
+export function diskFullDetail(error: unknown, storeDisk: string): string {
+  const path = (error as { path?: unknown } | undefined)?.path;
+  const disk = typeof path === 'string' ? `the disk holding ${path}` : storeDisk;
+  return `Cannot write: disk full. Free space on ${disk}; reads still work, and writes succeed again once there is space.`;
+}
+
 /** Every error leaves as `{"detail": …}`; a 500 never carries SQL or a stack trace. */
 export function registerErrorHandling(
   app: FastifyInstance,
   isStoreUnavailable: (error: unknown) => boolean,
   isMissingReference: (error: unknown) => boolean = () => false,
+  diskFull?: DiskFull,
 ): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) return send(reply, error);
@@ -157,6 +191,11 @@ export function registerErrorHandling(
     }
     if (error instanceof SyntaxError && (error as FastifyError).statusCode === 400) {
       return reply.code(400).send({ detail: `Malformed JSON body: ${error.message}` });
+    }
+    // Before the store's unavailability: a full disk is not cured by waiting, only by freeing space.
+    if (diskFull?.is(error)) {
+      request.log.warn({ err: error }, 'write refused: disk full');
+      return reply.code(507).send({ detail: diskFullDetail(error, diskFull.storeDisk) });
     }
     if (isStoreUnavailable(error)) {
       request.log.warn({ err: error }, 'store unavailable');

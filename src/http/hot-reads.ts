@@ -1,21 +1,25 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
-import { activationFor } from '../domain/activation.js';
-import { MAX_ID } from '../schemas/common.js';
-import type { StoredActuator } from '../store/index.js';
+import type { Activation } from '../domain/activation.js';
+import { MAX_ID } from '../domain/schema-common.js';
 import type { MaybePromise, PolledReads } from '../store/index.js';
-import { activationJson, measurementJson } from './json-text.js';
+import { activationJson, measurementJson } from '../core/json-text.js';
 import type { RequestObserver } from './metrics.js';
 
 const LAST = /^\/measurements\/(\d{1,10})\/last\/?$/;
 const STATE = /^\/actuators\/(\d{1,10})\/state\/?$/;
 
 export interface HotReadOptions {
-  polled: PolledReads;
-  now: () => number;
-  staleAfterMs: number;
+  polled: Pick<PolledReads, 'lastMeasurement'>;
+  /**
+   * The actuator's decision now, noted as the controller's poll (the same as the route's), or
+   * undefined for an unknown actuator; without a promise when its inputs are kept in memory.
+   */
+  actuatorState: (actuatorId: number) => MaybePromise<Activation | undefined>;
   /** What the CORS plugin exposes, so these answers carry the same headers as the route's. */
   exposedHeaders: readonly string[];
+  /** The headers the app's own hooks put on every response. */
+  headers?: Readonly<Record<string, string>>;
   /** False while the server drains, or when every request must go through the full pipeline. */
   active: () => boolean;
   /** Request metrics of the two routes answered here (status 200), with the labels their routes would get. */
@@ -34,7 +38,8 @@ const isPromise = <T>(value: MaybePromise<T>): value is Promise<T> => typeof (va
  * The two reads devices poll all day — `GET /measurements/{id}/last` (dashboards) and
  * `GET /actuators/{id}/state` (pump controllers) — answered in front of Fastify's request
  * pipeline (routing, hooks, validation, serialization), which costs more than the answer itself
- * once the store keeps it in memory.
+ * once the store keeps it in memory. The state is the one decision the route answers, on the
+ * inputs kept in memory (actuators/decision-inputs.ts): no store read once they are kept.
  *
  * Only the plain case is answered here: a GET of exactly that path with an id in range, no query
  * string, and a row to answer with. Everything else — an unknown id (404), a value out of range
@@ -44,9 +49,13 @@ const isPromise = <T>(value: MaybePromise<T>): value is Promise<T> => typeof (va
  * as the route's (a test compares them).
  */
 export function hotReads(options: HotReadOptions): (req: IncomingMessage, res: ServerResponse, next: Handler) => void {
-  const { polled, now, staleAfterMs, active, log, observe } = options;
-  // The headers the full pipeline sends with these answers: CORS for any origin, then the type.
-  const cors = { 'access-control-allow-origin': '*', 'access-control-expose-headers': options.exposedHeaders.join(', ') };
+  const { polled, actuatorState, active, log, observe } = options;
+  // The headers the full pipeline sends with these answers: the app's own, CORS for any origin, then the type.
+  const cors = {
+    ...options.headers,
+    'access-control-allow-origin': '*',
+    'access-control-expose-headers': options.exposedHeaders.join(', '),
+  };
   const lastHeaders = { ...cors, 'content-type': JSON_TYPE };
   // A decision is only good for the moment it is made: no cache or proxy may replay it.
   const stateHeaders = { ...cors, 'cache-control': 'no-store', 'content-type': JSON_TYPE };
@@ -56,13 +65,7 @@ export function hotReads(options: HotReadOptions): (req: IncomingMessage, res: S
 
   /** The body to answer with, or undefined when the route must answer (no such row). */
   const lastBody = (sensorId: number) => then(polled.lastMeasurement(sensorId), (m) => m && measurementJson(m));
-  const stateBody = (actuatorId: number) =>
-    then(
-      polled.actuator(actuatorId),
-      (actuator: StoredActuator | undefined) =>
-        actuator &&
-        then(polled.lastMeasurement(actuator.sensor_id), (m) => activationJson(activationFor(actuator, m, now(), staleAfterMs))),
-    );
+  const stateBody = (actuatorId: number) => then(actuatorState(actuatorId), (state) => state && activationJson(state));
 
   return function hotRead(req, res, next) {
     const url = req.url ?? '';

@@ -20,7 +20,7 @@ export interface PoolUse {
  * The service's Prometheus metrics, in a registry of its own (one per app, so tests that build
  * several apps in one process do not share counts).
  */
-export function createMetrics(options: { poolUse?: () => PoolUse; openStreams?: () => number } = {}) {
+export function createMetrics(options: { poolUse?: () => PoolUse } = {}) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const requests = requestSeries(
@@ -48,17 +48,7 @@ export function createMetrics(options: { poolUse?: () => PoolUse; openStreams?: 
     buckets: SIZE_BUCKETS,
     registers: [registry],
   });
-  const { poolUse, openStreams } = options;
-  if (openStreams) {
-    new Gauge({
-      name: 'sensorhub_event_streams_open',
-      help: 'Live event streams (GET /events) open on this instance.',
-      registers: [registry],
-      collect() {
-        this.set(openStreams());
-      },
-    });
-  }
+  const { poolUse } = options;
   if (poolUse) {
     const gauge = (name: string, help: string, read: (use: PoolUse) => number) =>
       new Gauge({

@@ -1,8 +1,8 @@
 import type { ErrorObject } from 'ajv';
 import { validationIssues } from '../http/errors.js';
 import { validatorCompiler } from '../http/validation.js';
-import { type MeasurementBase, MeasurementBody } from '../schemas/measurements.js';
-import type { ValidationIssue } from '../services/errors.js';
+import { type MeasurementBase, MeasurementBody } from '../domain/measurement.js';
+import type { ValidationIssue } from '../core/errors.js';
 
 /** One line for a person: `payload.0.value: Input should be a valid number; …`. */
 export function describeIssues(issues: readonly ValidationIssue[]): string {

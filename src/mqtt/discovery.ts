@@ -3,8 +3,8 @@
  * each actuator's decision appear in Home Assistant without configuration. Pure: no I/O.
  * https://www.home-assistant.io/integrations/mqtt/#mqtt-discovery
  */
-import type { Prototype } from '../schemas/prototypes.js';
-import type { Sensor, SensorType } from '../schemas/sensors.js';
+import type { PrototypeBase as Prototype } from '../domain/prototype.js';
+import type { Sensor, SensorType } from '../domain/sensor.js';
 import type { StoredActuator } from '../store/index.js';
 import type { Topics } from './topics.js';
 
@@ -90,7 +90,7 @@ export function actuatorConfigTopic(context: DiscoveryContext, actuatorId: numbe
 export function sensorConfig(context: DiscoveryContext, sensor: Sensor, prototype: Prototype | undefined): DiscoveryMessage {
   const uniqueId = `${nodeIdOf(context.prefix)}_sensor_${sensor.sensor_id}`;
   const config = {
-    name: `Sensor ${sensor.sensor_id} (${sensor.sensor_type.replace(/_/g, ' ')})`,
+    name: sensor.sensor_name ?? `Sensor ${sensor.sensor_id} (${sensor.sensor_type.replace(/_/g, ' ')})`,
     unique_id: uniqueId,
     object_id: uniqueId,
     state_topic: context.topics.last(sensor.sensor_id),

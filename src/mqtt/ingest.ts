@@ -1,14 +1,14 @@
 import type { IPublishPacket } from 'mqtt';
 import { parseDateTime } from '../domain/date-time.js';
-import type { MeasurementBase } from '../schemas/measurements.js';
-import { InvalidInput, NotFound } from '../services/errors.js';
-import type { Services } from '../services/index.js';
-import { isStoreUnavailable } from '../store/errors.js';
-import type { Store } from '../store/index.js';
+import type { MeasurementBase } from '../domain/measurement.js';
+import { InvalidInput, NotFound } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
+import { isDiskFull, isStoreUnavailable, type Store } from '../store/index.js';
 import { type Backoff, backoffDelay } from './backoff.js';
+import type { MqttServices } from './deps.js';
 import { measurementBodyCheck } from './check.js';
 import type { MqttMetrics, RefusalKind } from './metrics.js';
-import { parseMeasurementPayload } from './payload.js';
+import { oversizeReason, parseMeasurementPayload } from './payload.js';
 import { together } from './together.js';
 import { addressOf } from './topics.js';
 
@@ -17,17 +17,24 @@ const STORE_RETRY: Backoff = { minMs: 100, maxMs: 5000, jitter: 0.2 };
 /** An unexpected failure is tried this many times, then the message is reported and let go, so it cannot stall the rest. */
 const UNEXPECTED_ATTEMPTS = 5;
 
+/**
+ * Why a retained message is not taken: the broker hands it to every new subscription again, so
+ * storing it would store it again at each start of the service.
+ */
+const RETAINED_REASON =
+  'a retained message is not stored (the broker replays it at every subscription); publish measurements and activations without the retain flag';
+
 /** Thrown to a message still waiting for the store when the link closes: it stays unacknowledged. */
 export class IngestStopped extends Error {}
 
 export interface IngestDeps {
   prefix: string;
-  services: Pick<Services, 'measurements' | 'actuators'>;
+  services: MqttServices;
   store: Pick<Store, 'measurements'>;
   metrics: MqttMetrics;
   /** A message acknowledged without storing it: published on `<prefix>/errors` and logged. */
   refuse(topic: string, payload: Buffer, reason: string, kind: RefusalKind): void;
-  log: { warn(details: object, message: string): void; error(details: object, message: string): void };
+  log: Logger;
   random?: () => number;
 }
 
@@ -74,11 +81,19 @@ export function mqttIngest(deps: IngestDeps) {
         } catch (error) {
           if (error instanceof NotFound) return { refused: 'unknown', reason: error.message };
           if (error instanceof InvalidInput) return { refused: 'validation', reason: error.issues.map((i) => i.msg).join('; ') };
-          if (!isStoreUnavailable(error) && ++unexpected >= UNEXPECTED_ATTEMPTS) {
+          // A full disk is waited out like a store that is away: the message stays unacknowledged
+          // (the broker keeps it) until space is freed, never let go as a faulty one.
+          const diskFull = isDiskFull(error);
+          if (!diskFull && !isStoreUnavailable(error) && ++unexpected >= UNEXPECTED_ATTEMPTS) {
             log.error({ err: error, topic }, 'MQTT message could not be stored; let go after repeated failures');
             return { refused: 'internal', reason: 'the service failed to store it (see its log)' };
           }
-          if (attempt === 0 && waiting++ === 0) log.warn({ err: error, topic }, 'MQTT message waits for the store');
+          if (attempt === 0 && waiting++ === 0) {
+            log.warn(
+              { err: error, topic },
+              diskFull ? 'MQTT message waits for space on the disk: it is full' : 'MQTT message waits for the store',
+            );
+          }
           await new Promise((resolve) => setTimeout(resolve, backoffDelay(STORE_RETRY, attempt, random())));
         }
       }
@@ -140,6 +155,13 @@ export function mqttIngest(deps: IngestDeps) {
     async receive(topic: string, payload: Buffer, packet: IPublishPacket): Promise<void> {
       metrics.received();
       const address = addressOf(prefix, topic);
+      if (address.kind === 'measurements' || address.kind === 'activated') {
+        // The subscriptions take no retained message at subscribing, and keep the retain flag of
+        // those published live (see the link): either kind is let go here, never stored.
+        if (packet.retain) return refuse(topic, payload, RETAINED_REASON, 'retained');
+        const oversize = oversizeReason(payload);
+        if (oversize) return refuse(topic, payload, oversize, 'payload');
+      }
       switch (address.kind) {
         case 'measurements':
           return measurements(topic, payload, packet, address.sensorId);

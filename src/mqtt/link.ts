@@ -1,11 +1,11 @@
 import { connect, type IClientOptions, type IPublishPacket, type MqttClient } from 'mqtt';
 import { orderedAcks, type OrderedAcks } from './acks.js';
 import { type Backoff, BROKER_BACKOFF, backoffDelay } from './backoff.js';
-import type { MqttSettings } from './settings.js';
+import type { MqttSettings } from '../config/mqtt.js';
+import type { Logger } from '../core/logger.js';
+import type { LinkState } from './sharing.js';
 
-/** The link to the broker as `/healthz` shows it. */
-export const LINK_STATES = ['connecting', 'connected', 'disconnected'] as const;
-export type LinkState = (typeof LINK_STATES)[number];
+export { LINK_STATES, type LinkState } from './sharing.js';
 
 /** A week: what a device publishes while the service is down that long still waits for it. */
 export const SESSION_EXPIRY_SECONDS = 7 * 24 * 3600;
@@ -27,14 +27,9 @@ export const RECEIVE_MAXIMUM = 20;
  */
 const HELD = new Error('acknowledgement held until the message is committed');
 
-export interface LinkLog {
-  info(details: object, message: string): void;
-  warn(details: object, message: string): void;
-}
-
 export interface LinkDeps {
   settings: Pick<MqttSettings, 'url' | 'username' | 'password' | 'clientId'>;
-  log: LinkLog;
+  log: Logger;
   /**
    * Handles one received message; the broker is told it was received (PUBACK) only once this
    * resolves, so what it does must be committed by then. A rejection leaves it unacknowledged
@@ -167,8 +162,13 @@ export function brokerLink(deps: LinkDeps) {
       return true;
     },
 
+    /**
+     * Subscribes for QoS 1 without the retained messages (`rh: 2`: a retained message would be
+     * replayed, and stored again, at every start), keeping the retain flag of what arrives (`rap`)
+     * so the ingest can tell a retained publication and refuse it too.
+     */
     async subscribe(filters: string[]): Promise<void> {
-      await client.subscribeAsync(filters, { qos: 1 });
+      await client.subscribeAsync(filters, { qos: 1, rh: 2, rap: true });
     },
 
     /**

@@ -1,7 +1,7 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 
 /** Why a received message was refused (acknowledged and not stored). */
-export type RefusalKind = 'topic' | 'payload' | 'validation' | 'unknown' | 'internal';
+export type RefusalKind = 'topic' | 'payload' | 'retained' | 'validation' | 'unknown' | 'internal';
 /** What the service published. */
 export type PublicationKind = 'last' | 'state' | 'alert' | 'error' | 'discovery';
 

@@ -2,13 +2,26 @@
  * What a device may publish on `<prefix>/sensors/<id>/measurements` (§12), turned into the body
  * `POST /measurements` takes, before the same schema and service check it. Pure: no I/O.
  */
+import { isNumericText, MAX_NUMERIC_TEXT } from '../domain/numeric-text.js';
 
 /** The body of the equivalent `POST /measurements`, or why the payload cannot be one. */
 export type ParsedPayload =
   { ok: true; body: Record<string, unknown> | Record<string, unknown>[]; batch: boolean } | { ok: false; reason: string };
 
-/** A number as a device prints it: `6.42`, `-3`, `1e3`, `.5` (no hex, no `Infinity`, no `NaN`). */
-const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+/**
+ * The largest payload taken on an ingest topic, checked before anything reads it: a day of a
+ * device's buffered readings is far less, and whatever the service parses stays bounded.
+ */
+export const MAX_PAYLOAD_BYTES = 64 * 1024;
+
+/** Why a payload is too large to be looked at, or undefined. */
+export function oversizeReason(payload: Uint8Array): string | undefined {
+  if (payload.length <= MAX_PAYLOAD_BYTES) return undefined;
+  return `the payload is ${payload.length} bytes, over the limit of ${MAX_PAYLOAD_BYTES} bytes (64 KiB)`;
+}
+
+/** How a plain number starts (`6.42`, `-3`, `+1`, `.5`), to tell one that is too long from JSON. */
+const startsLikeNumber = (text: string) => /^[-+.\d]/.test(text);
 
 const FORMS = 'a number (6.42), a JSON object {"value": …, "timestamp"?: …} or a JSON array of such objects';
 
@@ -29,6 +42,8 @@ function withSensor(item: Record<string, unknown>, sensorId: number, where: stri
 }
 
 export function parseMeasurementPayload(sensorId: number, payload: Uint8Array): ParsedPayload {
+  const oversize = oversizeReason(payload);
+  if (oversize) return { ok: false, reason: oversize };
   let text: string;
   try {
     text = decoder.decode(payload).trim();
@@ -36,7 +51,11 @@ export function parseMeasurementPayload(sensorId: number, payload: Uint8Array): 
     return { ok: false, reason: 'the payload is not UTF-8 text' };
   }
   if (text === '') return { ok: false, reason: `empty payload: expected ${FORMS}` };
-  if (PLAIN_NUMBER.test(text)) {
+  if (startsLikeNumber(text) && text.length > MAX_NUMERIC_TEXT) {
+    return { ok: false, reason: `a number longer than ${MAX_NUMERIC_TEXT} characters is refused (${text.length} characters)` };
+  }
+  // A number as a device prints it: `6.42`, `-3`, `1e3`, `.5` (no hex, no `Infinity`, no `NaN`).
+  if (isNumericText(text, 'number')) {
     const value = Number(text);
     if (!Number.isFinite(value)) return { ok: false, reason: `the value ${text.slice(0, 40)} is not a finite number` };
     return { ok: true, body: { sensor_id: sensorId, value }, batch: false };

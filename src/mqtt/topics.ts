@@ -1,4 +1,4 @@
-import { MAX_ID } from '../schemas/common.js';
+import { MAX_ID } from '../domain/schema-common.js';
 
 /** The topics of §12 under one prefix: what the service subscribes to and publishes on. */
 export function topicsOf(prefix: string) {

@@ -5,9 +5,9 @@ import { isMissingReference } from './errors.js';
 import type { MigrationLog } from './migrations/010_history_buckets.js';
 import { migrationProvider } from './migrations/index.js';
 import { type Removal, removals } from './repositories/removals.js';
-import type { SensorRepository } from './repositories/sensors.js';
+import type { Repositories } from './repositories/index.js';
 import { seedDefaults } from './seed-defaults.js';
-import type { Store, StoreInstruments } from './store.js';
+import type { FastPaths, Store, StoreInstruments } from './store.js';
 
 /** How long /healthz waits for the store to answer `select 1`. */
 const PING_TIMEOUT_MS = 1000;
@@ -54,18 +54,16 @@ export async function ping(db: Kysely<Database>, timeoutMs = PING_TIMEOUT_MS): P
  * reference on insert, which forgets them all (see `ingestion`). `lookUp` finds which of some ids
  * exist, the cheapest way the backend can.
  */
-export function knownSensors(sensors: SensorRepository, lookUp: (ids: number[]) => number[] | Promise<Set<number>>) {
+export function knownSensors(lookUp: (ids: number[]) => number[] | Promise<Set<number>>) {
   const known = new Set<number>();
   return {
-    sensors: {
-      ...sensors,
-      async existing(ids: readonly number[]): Promise<Set<number>> {
-        const unknown = [...new Set(ids.filter((id) => !known.has(id)))];
-        if (unknown.length > 0) {
-          for (const id of await lookUp(unknown)) known.add(id);
-        }
-        return new Set(ids.filter((id) => known.has(id)));
-      },
+    /** The store's `sensors.existing`. */
+    async existing(ids: readonly number[]): Promise<Set<number>> {
+      const unknown = [...new Set(ids.filter((id) => !known.has(id)))];
+      if (unknown.length > 0) {
+        for (const id of await lookUp(unknown)) known.add(id);
+      }
+      return new Set(ids.filter((id) => known.has(id)));
     },
     forget(ids: readonly number[]): void {
       for (const id of ids) known.delete(id);
@@ -76,7 +74,29 @@ export function knownSensors(sensors: SensorRepository, lookUp: (ids: number[]) 
   };
 }
 
-type KnownSensors = ReturnType<typeof knownSensors>;
+export type KnownSensors = ReturnType<typeof knownSensors>;
+
+/**
+ * The store's repositories: the query builder's (`repos`), but for the reads each backend answers
+ * its own way (`fast`), every one of which is named here. A repository added to `Repositories`
+ * must be added here too (the compiler says so).
+ */
+export function storeRepositories(repos: Repositories, fast: FastPaths): Repositories {
+  return {
+    prototypes: repos.prototypes,
+    settings: repos.settings,
+    users: repos.users,
+    deviceTokens: repos.deviceTokens,
+    pictures: repos.pictures,
+    alerts: repos.alerts,
+    interlocks: repos.interlocks,
+    activations: repos.activations,
+    sensors: { ...repos.sensors, existing: fast.existingSensors },
+    measurements: { ...repos.measurements, last: fast.lastMeasurement, walkWindow: fast.walkWindow },
+    actuators: { ...repos.actuators, get: fast.actuator },
+    history: { ...repos.history, bucketRows: fast.bucketRows, dayStamps: fast.dayStamps },
+  };
+}
 
 /** The store's `ingest` around a backend's group commit: counted for the metrics, and a missing sensor forgotten. */
 export function ingestion(

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database, DbBool, DbTime } from './database.js';
-import type { Store } from './index.js';
+import { insidesOf } from './insides.js';
+import type { Store } from './store.js';
 
 export interface CopyProgress {
   (table: string, copied: number, total: number): void;
@@ -11,7 +12,10 @@ const TABLES = [
   'prototypes',
   'sensors',
   'actuators',
+  'actuator_interlocks',
+  'activations',
   'users',
+  'device_tokens',
   'settings',
   'pictures',
   'measurements',
@@ -30,95 +34,135 @@ type Conversion<Column> = Column extends DbTime | null
       ? 'bytes'
       : 'as-is';
 
+/** A table's key: one column, or the columns of a composite key in order. */
+type KeyOf<T extends Table> = (keyof Database[T] & string) | readonly (keyof Database[T] & string)[];
+
 /**
  * Each table's key and each of its columns with its conversion. The compiler checks it against
  * the table types: a column added to a table must be listed here, with the conversion its type needs.
  */
-const COLUMNS: { [T in Table]: { key: keyof Database[T] & string; columns: { [C in keyof Database[T]]-?: Conversion<Database[T][C]> } } } =
-  {
-    prototypes: { key: 'prototype_id', columns: { prototype_id: 'as-is', prototype_name: 'as-is' } },
-    sensors: {
-      key: 'sensor_id',
-      columns: {
-        sensor_id: 'as-is',
-        sensor_type: 'as-is',
-        prototype_id: 'as-is',
-        sensor_unit: 'as-is',
-        threshold_critically_low: 'as-is',
-        threshold_low: 'as-is',
-        threshold_high: 'as-is',
-        threshold_critically_high: 'as-is',
-      },
+const COLUMNS: { [T in Table]: { key: KeyOf<T>; columns: { [C in keyof Database[T]]-?: Conversion<Database[T][C]> } } } = {
+  prototypes: { key: 'prototype_id', columns: { prototype_id: 'as-is', prototype_name: 'as-is', paused_until: 'time' } },
+  sensors: {
+    key: 'sensor_id',
+    columns: {
+      sensor_id: 'as-is',
+      sensor_type: 'as-is',
+      prototype_id: 'as-is',
+      sensor_unit: 'as-is',
+      threshold_critically_low: 'as-is',
+      threshold_low: 'as-is',
+      threshold_high: 'as-is',
+      threshold_critically_high: 'as-is',
+      valid_min: 'as-is',
+      valid_max: 'as-is',
+      stale_after: 'as-is',
+      stuck_after: 'as-is',
+      sensor_name: 'as-is',
     },
-    actuators: {
-      key: 'actuator_id',
-      columns: {
-        actuator_id: 'as-is',
-        actuator_type: 'as-is',
-        sensor_id: 'as-is',
-        condition_value: 'as-is',
-        activation_condition: 'as-is',
-        activation_period: 'as-is',
-        activation_duration: 'as-is',
-        actuator_name: 'as-is',
-        enabled: 'bool',
-        last_activated: 'time',
-      },
+  },
+  actuators: {
+    key: 'actuator_id',
+    columns: {
+      actuator_id: 'as-is',
+      actuator_type: 'as-is',
+      sensor_id: 'as-is',
+      condition_value: 'as-is',
+      activation_condition: 'as-is',
+      activation_period: 'as-is',
+      activation_duration: 'as-is',
+      actuator_name: 'as-is',
+      enabled: 'bool',
+      last_activated: 'time',
+      max_doses_per_hour: 'as-is',
+      max_seconds_per_day: 'as-is',
+      min_response: 'as-is',
+      response_delay: 'as-is',
+      lockout_after: 'as-is',
+      controller_timeout: 'as-is',
+      lockout_since: 'time',
+      lockout_reason: 'as-is',
+      unanswered_streak: 'as-is',
+      last_polled: 'time',
     },
-    users: {
-      key: 'user_id',
-      columns: {
-        user_id: 'as-is',
-        username: 'as-is',
-        password_hash: 'as-is',
-        permissions: 'as-is',
-        created_at: 'time',
-        tokens_valid_after: 'time',
-        token_generation: 'as-is',
-      },
+  },
+  actuator_interlocks: {
+    key: ['actuator_id', 'position'],
+    columns: { actuator_id: 'as-is', position: 'as-is', sensor_id: 'as-is', block_below: 'as-is', block_above: 'as-is' },
+  },
+  activations: {
+    key: 'activation_id',
+    columns: {
+      activation_id: 'as-is',
+      actuator_id: 'as-is',
+      activated_at: 'time',
+      duration: 'as-is',
+      value_before: 'as-is',
+      answered: 'bool',
     },
-    settings: { key: 'key', columns: { key: 'as-is', value: 'as-is' } },
-    pictures: { key: 'picture_id', columns: { picture_id: 'as-is', content_type: 'as-is', bytes: 'bytes', updated_at: 'time' } },
-    measurements: { key: 'measurement_id', columns: { measurement_id: 'as-is', sensor_id: 'as-is', value: 'as-is', timestamp: 'time' } },
-    alerts: {
-      key: 'alert_id',
-      columns: {
-        alert_id: 'as-is',
-        sensor_id: 'as-is',
-        kind: 'as-is',
-        severity: 'as-is',
-        state: 'as-is',
-        raised_at: 'time',
-        cleared_at: 'time',
-        acknowledged_at: 'time',
-        acknowledged_by: 'as-is',
-        value: 'as-is',
-        peak: 'as-is',
-        last_value: 'as-is',
-      },
+  },
+  users: {
+    key: 'user_id',
+    columns: {
+      user_id: 'as-is',
+      username: 'as-is',
+      password_hash: 'as-is',
+      permissions: 'as-is',
+      created_at: 'time',
+      tokens_valid_after: 'time',
+      token_generation: 'as-is',
+      session_generation: 'as-is',
     },
-    alert_levels: { key: 'sensor_id', columns: { sensor_id: 'as-is', level: 'as-is', ok_since: 'time' } },
-    alert_notifications: {
-      key: 'notification_id',
-      columns: {
-        notification_id: 'as-is',
-        alert_id: 'as-is',
-        url: 'as-is',
-        idempotency_key: 'as-is',
-        payload: 'as-is',
-        created_at: 'time',
-        attempts: 'as-is',
-        next_attempt_at: 'time',
-        last_error: 'as-is',
-      },
+  },
+  device_tokens: {
+    key: 'token_id',
+    columns: { token_id: 'as-is', user_id: 'as-is', name: 'as-is', created_at: 'time', expires_at: 'time', last_used_at: 'time' },
+  },
+  settings: { key: 'key', columns: { key: 'as-is', value: 'as-is' } },
+  pictures: { key: 'picture_id', columns: { picture_id: 'as-is', content_type: 'as-is', bytes: 'bytes', updated_at: 'time' } },
+  measurements: { key: 'measurement_id', columns: { measurement_id: 'as-is', sensor_id: 'as-is', value: 'as-is', timestamp: 'time' } },
+  alerts: {
+    key: 'alert_id',
+    columns: {
+      alert_id: 'as-is',
+      sensor_id: 'as-is',
+      actuator_id: 'as-is',
+      kind: 'as-is',
+      severity: 'as-is',
+      state: 'as-is',
+      raised_at: 'time',
+      cleared_at: 'time',
+      acknowledged_at: 'time',
+      acknowledged_by: 'as-is',
+      value: 'as-is',
+      peak: 'as-is',
+      last_value: 'as-is',
     },
-  };
+  },
+  alert_levels: { key: 'sensor_id', columns: { sensor_id: 'as-is', level: 'as-is', ok_since: 'time', calm_since: 'time' } },
+  alert_notifications: {
+    key: 'notification_id',
+    columns: {
+      notification_id: 'as-is',
+      alert_id: 'as-is',
+      url: 'as-is',
+      idempotency_key: 'as-is',
+      payload: 'as-is',
+      created_at: 'time',
+      attempts: 'as-is',
+      next_attempt_at: 'time',
+      last_error: 'as-is',
+    },
+  },
+};
 
 /** Tables whose ids the store assigns: the target's next id must follow the copied ones. */
 const IDENTITIES: Partial<Record<Table, string>> = {
   sensors: 'sensor_id',
   actuators: 'actuator_id',
+  activations: 'activation_id',
   users: 'user_id',
+  device_tokens: 'token_id',
   measurements: 'measurement_id',
   alerts: 'alert_id',
   alert_notifications: 'notification_id',
@@ -135,29 +179,39 @@ type Row = Record<string, unknown>;
 function anyTable(db: Kysely<Database>) {
   const untyped = db as unknown as Kysely<Record<string, Row>>;
   return {
-    page: (table: Table, key: string, after: unknown) => {
-      let query = untyped.selectFrom(table).selectAll().orderBy(key).limit(BATCH);
-      if (after !== undefined) query = query.where(key, '>', after);
+    /** The next batch of rows in key order, after the row whose key is `after` (a composite key compares as a row value). */
+    page: (table: Table, key: readonly string[], after: Row | undefined) => {
+      let query = untyped.selectFrom(table).selectAll().limit(BATCH);
+      for (const column of key) query = query.orderBy(column);
+      if (after !== undefined) {
+        const row = (columns: readonly unknown[]) => sql.join(columns);
+        query = query.where(sql<boolean>`(${row(key.map((c) => sql.ref(c)))}) > (${row(key.map((c) => after[c]))})`);
+      }
       return query.execute();
     },
     insert: (table: Table, rows: Row[]) => untyped.insertInto(table).values(rows).execute(),
   };
 }
 
+/** Each table's rows. */
 export async function rowCounts(store: Store): Promise<Record<Table, number>> {
+  const { db } = insidesOf(store);
   const counts = {} as Record<Table, number>;
   for (const table of TABLES) {
-    const row = await sql<{ n: number | string }>`select count(*) as n from ${sql.table(table)}`.execute(store.db);
+    const row = await sql<{ n: number | string }>`select count(*) as n from ${sql.table(table)}`.execute(db);
     counts[table] = Number(row.rows[0].n);
   }
   return counts;
 }
 
+/** Empties every table, in one transaction. */
 export async function clear(store: Store): Promise<void> {
-  await store.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('history_buckets').execute();
-    for (const table of [...TABLES].reverse()) await trx.deleteFrom(table).execute();
-  });
+  await insidesOf(store)
+    .db.transaction()
+    .execute(async (trx) => {
+      await trx.deleteFrom('history_buckets').execute();
+      for (const table of [...TABLES].reverse()) await trx.deleteFrom(table).execute();
+    });
 }
 
 /**
@@ -167,34 +221,35 @@ export async function clear(store: Store): Promise<void> {
  */
 export async function copyStore(from: Store, to: Store, progress: CopyProgress): Promise<Record<Table, number>> {
   const totals = await rowCounts(from);
-  const source = anyTable(from.db);
-  const target = anyTable(to.db);
+  const [source, target] = [anyTable(insidesOf(from).db), anyTable(insidesOf(to).db)];
+  const { db: targetDb, dialect: targetDialect } = insidesOf(to);
   for (const table of TABLES) {
-    const { key, columns } = COLUMNS[table];
+    const { key: declared, columns } = COLUMNS[table];
+    const key: readonly string[] = typeof declared === 'string' ? [declared] : declared;
     const conversions = Object.entries(columns as Record<string, string>);
     const convert = (row: Row): Row => {
       const out = { ...row };
       for (const [column, conversion] of conversions) {
         const value = out[column];
-        if (conversion === 'time') out[column] = value === null ? null : to.dialect.time(Number(value));
-        else if (conversion === 'bool') out[column] = to.dialect.bool(Boolean(value));
+        if (conversion === 'time') out[column] = value === null ? null : targetDialect.time(Number(value));
+        else if (conversion === 'bool') out[column] = value === null ? null : targetDialect.bool(Boolean(value));
         else if (conversion === 'bytes') out[column] = Buffer.from(value as Uint8Array);
       }
       return out;
     };
     let copied = 0;
-    let after: unknown;
+    let after: Row | undefined;
     for (;;) {
       const rows = await source.page(table, key, after);
       if (rows.length === 0) break;
       await target.insert(table, rows.map(convert));
       copied += rows.length;
-      after = rows[rows.length - 1][key];
+      after = rows[rows.length - 1];
       progress(table, copied, totals[table]);
     }
     if (copied === 0) progress(table, 0, 0);
     const identity = IDENTITIES[table];
-    if (identity) await to.dialect.continueIdentity(to.db, table, identity);
+    if (identity) await targetDialect.continueIdentity(targetDb, table, identity);
   }
   await copyHistory(from, to, progress);
   return totals;
@@ -205,9 +260,10 @@ export async function copyStore(from: Store, to: Store, progress: CopyProgress):
  * they are copied rather than rebuilt. Plain numbers on both stores; paged by their composite key.
  */
 async function copyHistory(from: Store, to: Store, progress: CopyProgress): Promise<void> {
+  const [source, target] = [insidesOf(from).db, insidesOf(to).db];
   const total = Number(
     (
-      await from.db
+      await source
         .selectFrom('history_buckets')
         .select((eb) => eb.fn.countAll().as('n'))
         .executeTakeFirstOrThrow()
@@ -216,7 +272,7 @@ async function copyHistory(from: Store, to: Store, progress: CopyProgress): Prom
   let copied = 0;
   let after: { sensor_id: number; size_ms: number; start_ms: number } | undefined;
   for (;;) {
-    let query = from.db.selectFrom('history_buckets').selectAll().orderBy('sensor_id').orderBy('size_ms').orderBy('start_ms').limit(1000);
+    let query = source.selectFrom('history_buckets').selectAll().orderBy('sensor_id').orderBy('size_ms').orderBy('start_ms').limit(1000);
     if (after) {
       const { sensor_id, size_ms, start_ms } = after;
       query = query.where((eb) =>
@@ -231,7 +287,7 @@ async function copyHistory(from: Store, to: Store, progress: CopyProgress): Prom
     }
     const rows = await query.execute();
     if (rows.length === 0) break;
-    await to.db.insertInto('history_buckets').values(rows).execute();
+    await target.insertInto('history_buckets').values(rows).execute();
     copied += rows.length;
     after = rows[rows.length - 1];
     progress('history_buckets', copied, total);

@@ -1,8 +1,8 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
-import type { ActuatorBase } from '../schemas/actuators.js';
-import type { AlertKind, AlertSeverity, AlertState, Level } from '../schemas/alerts.js';
-import type { Prototype } from '../schemas/prototypes.js';
-import type { SensorBase } from '../schemas/sensors.js';
+import type { ActuatorBase } from '../domain/actuator.js';
+import type { AlertKind, AlertSeverity, AlertState, Level } from '../domain/alert.js';
+import type { StoredPrototype } from '../domain/prototype.js';
+import type { SensorBase } from '../domain/sensor.js';
 
 /**
  * The tables. Where a table holds what a request schema describes, its columns are that schema's
@@ -15,10 +15,14 @@ import type { SensorBase } from '../schemas/sensors.js';
 export type DbTime = ColumnType<number, number | Date, number | Date>;
 /** SQLite has no boolean: it stores 0/1. Read through `Boolean(...)`, write through `Dialect.bool`. */
 export type DbBool = ColumnType<boolean | number, boolean | number, boolean | number>;
+/** A non-null column the store fills with its default when an insert leaves it out (nullable ones may be left out anyway). */
+export type Defaulted<T> = ColumnType<T, T | undefined, T>;
 
-export type PrototypeTable = Prototype;
+/** The pause (migration 030) is null until a pause is set; an ended pause stays until the next one. */
+export type PrototypeTable = Omit<StoredPrototype, 'paused_until'> & { paused_until: DbTime | null };
 
-export type SensorTable = SensorBase & { sensor_id: Generated<number> };
+/** Every field stored; the trust settings (migration 030) are null when not set. */
+export type SensorTable = { [K in keyof SensorBase]-?: Exclude<SensorBase[K], undefined> } & { sensor_id: Generated<number> };
 
 export interface MeasurementTable {
   measurement_id: Generated<number>;
@@ -27,12 +31,50 @@ export interface MeasurementTable {
   timestamp: DbTime;
 }
 
-/** Every setting is stored (a name left out is null); last_activated is the controller's report. */
-export type ActuatorTable = Omit<Required<ActuatorBase>, 'enabled'> & {
+/** The dosing safety settings (migration 030): an insert that leaves them out gets the defaults. */
+type ActuatorSafetySetting =
+  'max_doses_per_hour' | 'max_seconds_per_day' | 'min_response' | 'response_delay' | 'lockout_after' | 'controller_timeout';
+
+/**
+ * Every setting is stored (a name left out is null); last_activated is the controller's report.
+ * The interlocks have a table of their own. The lockout and the count of unanswered doses in a
+ * row are the service's own state, never written by a settings update.
+ */
+export type ActuatorTable = Omit<Required<ActuatorBase>, 'enabled' | 'interlocks' | ActuatorSafetySetting> & {
+  [K in Exclude<ActuatorSafetySetting, 'min_response'>]: Exclude<ActuatorBase[K], undefined>;
+} & {
+  min_response: Defaulted<number>;
   actuator_id: Generated<number>;
   enabled: DbBool;
   last_activated: DbTime;
+  lockout_since: DbTime | null;
+  lockout_reason: string | null;
+  unanswered_streak: Defaulted<number>;
+  /** Written in batches from what was noted in memory (migration 032); null until first polled. */
+  last_polled: DbTime | null;
 };
+
+/** One interlock of one actuator, in the actuator's order (`position` from 0). */
+export interface ActuatorInterlockTable {
+  actuator_id: number;
+  position: number;
+  sensor_id: number;
+  block_below: number | null;
+  block_above: number | null;
+}
+
+/** One dose: a run the controller reported (API.md §14). */
+export interface ActivationTable {
+  activation_id: Generated<number>;
+  actuator_id: number;
+  activated_at: DbTime;
+  /** Seconds: the actuator's activation_duration when the run was reported. */
+  duration: number;
+  /** The newest reading of its sensor then; null when it had none. */
+  value_before: number | null;
+  /** null until judged (and for doses never judged). */
+  answered: DbBool | null;
+}
 
 export interface UserTable {
   user_id: Generated<number>;
@@ -44,6 +86,19 @@ export interface UserTable {
   tokens_valid_after: DbTime | null;
   /** Tokens carry the generation they were issued in; logout moves it on, revoking them all. */
   token_generation: Generated<number>;
+  /** Tokens obtained with a password carry it too; logout moves it on, leaving device tokens valid (migration 033). */
+  session_generation: Generated<number>;
+}
+
+/** A device token (migration 033): its secret is never stored, only what lists and revokes it. */
+export interface DeviceTokenTable {
+  token_id: Generated<number>;
+  user_id: number;
+  name: string;
+  created_at: DbTime;
+  expires_at: DbTime;
+  /** To within a minute (noted in memory, written in batches); null: never used. */
+  last_used_at: DbTime | null;
 }
 
 export interface SettingTable {
@@ -59,7 +114,7 @@ export interface PictureTable {
 }
 
 /**
- * One history bucket of one sensor (see src/history/summary.ts for what each field means).
+ * One history bucket of one sensor (see src/domain/bucket-summary.ts for what each field means).
  * Times are epoch milliseconds as plain integers on both stores: buckets are arithmetic on them.
  */
 export interface HistoryBucketTable {
@@ -84,10 +139,12 @@ export interface HistoryBucketTable {
   stamp: ColumnType<number, number | undefined, number>;
 }
 
-/** One alert (API.md §11); its prototype is its sensor's, read through the sensor. */
+/** One alert (docs/api.md §11); its prototype is its sensor's, read through the sensor. */
 export interface AlertTable {
   alert_id: Generated<number>;
-  sensor_id: number;
+  /** Null for an alert about an actuator or about the service itself (a failed backup). */
+  sensor_id: number | null;
+  actuator_id: ColumnType<number | null, number | null | undefined, number | null>;
   kind: AlertKind;
   severity: AlertSeverity;
   state: AlertState;
@@ -106,6 +163,8 @@ export interface AlertLevelTable {
   level: Level | null;
   /** Since when the level has been back at ok with a low/high alert still active (null: no clear pending). */
   ok_since: DbTime | null;
+  /** Since when the level has stayed short of critical with a critical low/high alert still active (null: no de-escalation pending). */
+  calm_since: DbTime | null;
 }
 
 /** One alert event still to be delivered to one webhook URL (the outbox). */
@@ -130,7 +189,10 @@ export interface Database {
   sensors: SensorTable;
   measurements: MeasurementTable;
   actuators: ActuatorTable;
+  actuator_interlocks: ActuatorInterlockTable;
+  activations: ActivationTable;
   users: UserTable;
+  device_tokens: DeviceTokenTable;
   settings: SettingTable;
   pictures: PictureTable;
 }
@@ -141,9 +203,14 @@ export type NewMeasurement = Omit<StoredMeasurement, 'measurement_id'>;
 
 /** An actuator as the service handles it: last_activated in epoch ms, enabled a boolean on both stores. */
 export type StoredActuator = Omit<Selectable<ActuatorTable>, 'enabled'> & { enabled: boolean };
-export type ActuatorFields = Omit<StoredActuator, 'actuator_id'>;
+/** What an actuator's create and settings update write: no id, none of the service's own state. */
+export type ActuatorFields = Omit<StoredActuator, 'actuator_id' | 'lockout_since' | 'lockout_reason' | 'unanswered_streak' | 'last_polled'>;
+export type StoredInterlock = Omit<Selectable<ActuatorInterlockTable>, 'actuator_id' | 'position'>;
+/** A dose as the service handles it: activated_at in epoch ms, answered a boolean or null on both stores. */
+export type StoredActivation = Omit<Selectable<ActivationTable>, 'answered'> & { answered: boolean | null };
 
 export type StoredUser = Selectable<UserTable>;
+export type StoredDeviceToken = Selectable<DeviceTokenTable>;
 
 export type StoredAlert = Selectable<AlertTable>;
 export type StoredNotification = Selectable<AlertNotificationTable>;

@@ -52,6 +52,12 @@ export interface Dialect {
   /** The rows `query` selects, locked against writers until the transaction ends (`for update`). */
   forUpdate<TB extends keyof Database, O>(query: SelectQueryBuilder<Database, TB, O>): SelectQueryBuilder<Database, TB, O>;
   /**
+   * The rows `query` selects, kept from being deleted (or their keys changed) until the transaction
+   * ends (`for key share`): what a write that refers to them takes first, so that it queues behind
+   * a delete that locked them (`forUpdate`) instead of deadlocking with it.
+   */
+  forKeyShare<TB extends keyof Database, O>(query: SelectQueryBuilder<Database, TB, O>): SelectQueryBuilder<Database, TB, O>;
+  /**
    * As `forUpdate`, leaving out the rows another transaction has locked (`skip locked`): work
    * that one process may do for all (a time-driven check) is skipped where another is doing it.
    * SQLite serves one process, whose transactions take turns: nothing to skip.

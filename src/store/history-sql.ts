@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { Insertable, Selectable } from 'kysely';
-import type { Bucket } from '../history/fold.js';
+import type { Bucket } from '../domain/bucket-fold.js';
+import type { BucketRead } from '../domain/bucket-rows.js';
 import type { HistoryBucketTable } from './database.js';
 
 /** The bucket table's columns in the order the ingest upserts bind them. */
@@ -24,24 +25,50 @@ export const BUCKET_COLUMNS = [
   'last_id',
 ] as const;
 
-/** `new` comes before `old` in the order that decides a point (value, then timestamp, then id). */
-function before(point: string, valueOrder: '<' | '>' | null, tsOrder: '<' | '>'): string {
-  const n = (c: string) => `excluded.${point}_${c}`;
-  const o = (c: string) => `b.${point}_${c}`;
-  const byTime = `(${n('ts')} ${tsOrder} ${o('ts')} or (${n('ts')} = ${o('ts')} and ${n('id')} ${tsOrder} ${o('id')}))`;
-  if (valueOrder === null) return byTime;
-  return `(${n('value')} ${valueOrder} ${o('value')} or (${n('value')} = ${o('value')} and ${byTime}))`;
-}
+/** A point's fields, by the suffix of their columns (`min_value`, `min_ts`, `min_id`). */
+type PointField = 'value' | 'ts' | 'id';
+type PointName = 'min' | 'max' | 'first' | 'last';
 
-function pick(point: string, condition: string): string {
-  return ['value', 'ts', 'id']
-    .map((c) => `${point}_${c} = case when ${condition} then excluded.${point}_${c} else b.${point}_${c} end`)
-    .join(', ');
+/**
+ * The order that picks each point of a bucket: the point is the first row in it. The SQL of the
+ * buckets is written from this table (the merge below, ingest's PostgreSQL statement in
+ * postgres/hot-paths.ts, the PostgreSQL migration in migrations/history-buckets-sql.ts);
+ * src/domain/bucket-summary.ts is the reference it restates (test/unit/point-orders.test.ts
+ * compares them), kept hand-written there because ingest runs it for every row.
+ */
+export const POINT_ORDERS: Record<PointName, readonly (readonly [PointField, 'asc' | 'desc'])[]> = {
+  min: [
+    ['value', 'asc'],
+    ['ts', 'asc'],
+    ['id', 'asc'],
+  ],
+  max: [
+    ['value', 'desc'],
+    ['ts', 'asc'],
+    ['id', 'asc'],
+  ],
+  first: [
+    ['ts', 'asc'],
+    ['id', 'asc'],
+  ],
+  last: [
+    ['ts', 'desc'],
+    ['id', 'desc'],
+  ],
+};
+const POINTS = Object.keys(POINT_ORDERS) as PointName[];
+const FIELDS: readonly PointField[] = ['value', 'ts', 'id'];
+
+/** Condition that `a` comes before `b` in `order` (columns named by `a` and `b`). */
+function comesBefore(order: (typeof POINT_ORDERS)[PointName], a: (f: PointField) => string, b: (f: PointField) => string): string {
+  const [[field, direction], ...rest] = order;
+  const less = `${a(field)} ${direction === 'asc' ? '<' : '>'} ${b(field)}`;
+  return rest.length === 0 ? less : `(${less} or (${a(field)} = ${b(field)} and ${comesBefore(rest, a, b)}))`;
 }
 
 /**
  * The merge of a bucket summary into the stored one, as the `on conflict` clause of an upsert
- * into `history_buckets as b`: the SQL twin of `merge` in src/history/summary.ts, the same on both
+ * into `history_buckets as b`: the SQL twin of `merge` in src/domain/bucket-summary.ts, the same on both
  * stores.
  */
 export const MERGE_ON_CONFLICT =
@@ -49,12 +76,64 @@ export const MERGE_ON_CONFLICT =
   [
     'row_count = b.row_count + excluded.row_count',
     'value_sum = b.value_sum + excluded.value_sum',
-    pick('min', before('min', '<', '<')),
-    pick('max', before('max', '>', '<')),
-    pick('first', before('first', null, '<')),
-    pick('last', before('last', null, '>')),
+    ...POINTS.map((point) => {
+      const newer = comesBefore(
+        POINT_ORDERS[point],
+        (f) => `excluded.${point}_${f}`,
+        (f) => `b.${point}_${f}`,
+      );
+      return FIELDS.map((f) => `${point}_${f} = case when ${newer} then excluded.${point}_${f} else b.${point}_${f} end`).join(', ');
+    }),
     'stamp = excluded.stamp',
   ].join(', ');
+
+/** How the raw rows a PostgreSQL statement summarizes name a point's fields. */
+export type RowColumns = Record<PointField, string>;
+
+/**
+ * PostgreSQL: the twelve point columns of a group of raw rows (`<point>_<field>`, in the table's
+ * order), each the first of the group's rows in its point's order. Exact in every type; it sorts
+ * each group, which suits ingest's commits of a few rows per bucket.
+ */
+export function pointsByArrayAgg(columns: RowColumns): string {
+  return POINTS.flatMap((point) => {
+    const order = POINT_ORDERS[point].map(([f, direction]) => columns[f] + (direction === 'desc' ? ' desc' : '')).join(', ');
+    return FIELDS.map((f) => `(array_agg(${columns[f]} order by ${order}))[1] as ${point}_${f}`);
+  }).join(', ');
+}
+
+/**
+ * PostgreSQL: the same points in one pass without sorting, for buckets of many rows (the
+ * migration): each point is the least or greatest of an array that orders the rows as the
+ * point's order does (arrays compare element by element; a field ordered against the first is
+ * negated), the fields it does not order by carried after. The columns must share one type
+ * (double precision: epoch ms and ids are exact in it). `aggregates` computes the arrays (as
+ * `<alias>`), `fields` reads the twelve point columns from them.
+ */
+export function pointsByArrayExtremes(columns: RowColumns, aliases: Record<PointName, string>): { aggregates: string; fields: string } {
+  const layouts = POINTS.map((point) => {
+    const order = POINT_ORDERS[point];
+    const leading = order[0][1];
+    const elements = [...order.map(([f, direction]) => ({ f, negated: direction !== leading }))];
+    for (const f of FIELDS) if (!elements.some((e) => e.f === f)) elements.push({ f, negated: false });
+    return { alias: aliases[point], aggregate: leading === 'asc' ? 'min' : 'max', elements };
+  });
+  const aggregates = layouts
+    .map(
+      ({ alias, aggregate, elements }) =>
+        `${aggregate}(array[${elements.map((e) => (e.negated ? '-' : '') + columns[e.f]).join(', ')}]) as ${alias}`,
+    )
+    .join(',\n        ');
+  const fields = layouts
+    .map(({ alias, elements }) =>
+      FIELDS.map((f) => {
+        const i = elements.findIndex((e) => e.f === f);
+        return `(${elements[i].negated ? '-' : ''}${alias}[${i + 1}])::${f === 'value' ? 'float8' : 'int8'}`;
+      }).join(', '),
+    )
+    .join(',\n      ');
+  return { aggregates, fields };
+}
 
 /** The columns an ingest upsert binds: the bucket's, then the commit's stamp. */
 export const STAMPED_BUCKET_COLUMNS = [...BUCKET_COLUMNS, 'stamp'] as const;
@@ -103,58 +182,20 @@ export function bucketOf(r: Selectable<HistoryBucketTable>): Bucket {
 }
 
 /**
- * What a read of buckets answers, as one array of numbers per bucket (no object per row: a year
- * of hourly buckets is 8,760 of them): `whole` buckets (every column but the sensor and the size),
- * only the `values` an aggregate answer shows, or the `extremes` max_points answers (half the
- * columns to read).
+ * The columns of each read (see `BucketRead`), in the positions src/domain/bucket-rows.ts gives
+ * them: `whole` every column but the sensor and the size (`R`), `values` those of `V`, `extremes`
+ * those of src/history/extremes.ts.
  */
 export const BUCKET_READS = {
   whole: BUCKET_COLUMNS.slice(2),
   values: ['start_ms', 'row_count', 'value_sum', 'min_value', 'max_value', 'first_value', 'last_value'],
-  /** In the order of src/history/extremes.ts. */
   extremes: ['start_ms', 'row_count', 'min_value', 'min_ts', 'min_id', 'max_value', 'max_ts', 'max_id'],
-} as const satisfies Record<string, readonly (typeof BUCKET_COLUMNS)[number][]>;
-export type BucketRead = keyof typeof BUCKET_READS;
-export type BucketRow = readonly number[];
-
-/** Where each field sits in a `whole` row. */
-export const R = {
-  start: 0,
-  count: 1,
-  sum: 2,
-  minValue: 3,
-  minTs: 4,
-  minId: 5,
-  maxValue: 6,
-  maxTs: 7,
-  maxId: 8,
-  firstValue: 9,
-  firstTs: 10,
-  firstId: 11,
-  lastValue: 12,
-  lastTs: 13,
-  lastId: 14,
-} as const;
-/** Where each field sits in a `values` row. */
-export const V = { start: 0, count: 1, sum: 2, min: 3, max: 4, first: 5, last: 6 } as const;
+} as const satisfies Record<BucketRead, readonly (typeof BUCKET_COLUMNS)[number][]>;
 
 /** The statement of a read (`?` placeholders; PostgreSQL numbers its own). */
 export const bucketReadSql = (read: BucketRead) =>
   `select ${BUCKET_READS[read].join(', ')} from history_buckets ` +
   'where sensor_id = ? and size_ms = ? and start_ms >= ? and start_ms < ? order by start_ms';
-
-/** A row of the read as a bucket. */
-export function bucketOfRow(r: BucketRow): Bucket {
-  return {
-    start: r[R.start],
-    count: r[R.count],
-    sum: r[R.sum],
-    min: { value: r[R.minValue], ts: r[R.minTs], id: r[R.minId] },
-    max: { value: r[R.maxValue], ts: r[R.maxTs], id: r[R.maxId] },
-    first: { value: r[R.firstValue], ts: r[R.firstTs], id: r[R.firstId] },
-    last: { value: r[R.lastValue], ts: r[R.lastTs], id: r[R.lastId] },
-  };
-}
 
 /** The stamps of a sensor's daily buckets starting in [from, to), as [start, stamp] pairs in time order. */
 export const dayStampsSql =

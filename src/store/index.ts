@@ -1,12 +1,36 @@
-import { openPostgresStore } from './postgres/index.js';
-import { openSqliteStore } from './sqlite/index.js';
 import type { OpenStoreOptions, Store } from './store.js';
 
-export type { NewMeasurement, StoredActuator, StoredMeasurement } from './database.js';
+// The store's public face: everything outside src/store imports from here only (see
+// test/architecture/layers.test.ts), so no query builder, dialect or driver leaves the folder.
+export type {
+  NewMeasurement,
+  StoredActivation,
+  StoredActuator,
+  StoredAlert,
+  StoredDeviceToken,
+  StoredInterlock,
+  StoredMeasurement,
+  StoredNotification,
+  StoredUser,
+} from './database.js';
 export type { Repositories } from './repositories/index.js';
-export type { MaybePromise, OpenStoreOptions, PolledReads, Store } from './store.js';
+export type { AlertRepository, AlertRow } from './repositories/alerts.js';
+export type { Removal } from './repositories/removals.js';
+export type { SettingRepository } from './repositories/settings.js';
+export type { MaybePromise, OpenStoreOptions, PolledReads, RelayChannel, RelayListener, Store, StoreKind } from './store.js';
+export { isDiskFull, isMissingReference, isStoreUnavailable, storeDiskOf } from './errors.js';
+export { clear as emptyStore, copyStore, rowCounts } from './copy.js';
+export type { BackupProgress, TableCounts } from './backup/types.js';
+export { checkSqliteCopy, type CopyCheck } from './backup/sqlite-file.js';
+export { restoreSqliteStore, type RestoreResult } from './backup/restore.js';
+export { sqliteFileOf } from './backup/paths.js';
 
-/** Opens the store a URL names: `sqlite:<file>` (or `sqlite::memory:`), or `postgres://…`. */
-export function openStore(databaseUrl: string, options: OpenStoreOptions = {}): Promise<Store> {
-  return databaseUrl.startsWith('sqlite:') ? openSqliteStore(databaseUrl, options) : openPostgresStore(databaseUrl, options);
+/**
+ * Opens the store a URL names: `sqlite:<file>` (or `sqlite::memory:`), or `postgres://…`. Each
+ * backend is imported only when named, so a SQLite service never loads the PostgreSQL driver (pg
+ * alone pulls in Node's fetch and compiles its HTTP parser: several MB of a small board's memory).
+ */
+export async function openStore(databaseUrl: string, options: OpenStoreOptions = {}): Promise<Store> {
+  if (databaseUrl.startsWith('sqlite:')) return (await import('./sqlite/index.js')).openSqliteStore(databaseUrl, options);
+  return (await import('./postgres/index.js')).openPostgresStore(databaseUrl, options);
 }

@@ -1,14 +1,21 @@
-import type { Kysely } from 'kysely';
-import type { Database, NewMeasurement, StoredActuator, StoredMeasurement } from './database.js';
-import type { Dialect } from './dialect.js';
+import type { NewMeasurement, StoredActuator, StoredMeasurement } from './database.js';
+import type { StoreKind } from './dialect.js';
 import type { Repositories } from './repositories/index.js';
 import type { Removal } from './repositories/removals.js';
+import type { BackupProgress, TableCounts } from './backup/types.js';
 import type { ExposedPath } from './sqlite/file-permissions.js';
 
-/** What every backend returns: the repositories, and the paths each backend serves its own way. */
+export type { StoreKind };
+
+/**
+ * What every backend returns: the repositories, and the paths each backend serves its own way.
+ * No query builder, dialect or driver shows here: code outside src/store asks for what it needs
+ * by name. The repositories' reads named in `FastPaths` are answered by each backend its own way
+ * (see `storeRepositories`); a transaction's repositories answer them through the query builder.
+ */
 export interface Store extends Repositories {
-  dialect: Dialect;
-  db: Kysely<Database>;
+  /** Which database the store is on, for logs. */
+  kind: StoreKind;
   /**
    * Records measurements (all or none), resolving once they are committed. Concurrent calls
    * share one commit (group commit) on both stores.
@@ -43,16 +50,76 @@ export interface Store extends Repositories {
   exclusively<T>(name: string, work: () => Promise<T>): Promise<T | undefined>;
   /** Hooks the app sets to observe the store (metrics); unset, they cost nothing. */
   instruments: StoreInstruments;
+  /**
+   * PostgreSQL only: a channel every process on the same database hears, so that several
+   * instances behave as one (SQLite serves one process: none).
+   */
+  relay?: RelayChannel;
   /** PostgreSQL: the connection pool's use right now (SQLite has no pool). */
   poolUse?(): { total: number; idle: number; waiting: number };
   /** The store's files and folder that users other than the owner may read (none but SQLite's). */
   exposedFiles(): ExposedPath[];
+  /**
+   * Writes a consistent copy of the store to `dest`, a new SQLite file, while the store serves:
+   * SQLite's online backup in small steps from one snapshot; PostgreSQL's rows through the copy
+   * tool. Answers the row count per table that the copy must hold.
+   */
+  backupTo(dest: string, progress: BackupProgress): Promise<TableCounts>;
   /** True when the store answers a trivial query within `timeoutMs` (default one second). */
   ping(timeoutMs?: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
 export type MaybePromise<T> = T | Promise<T>;
+
+/**
+ * The reads a backend answers its own way instead of through the store's query builder: each
+ * backend names all of them in one object, and `storeRepositories` puts them in the repositories'
+ * place (the repository member each one answers is named beside it).
+ */
+export interface FastPaths {
+  /** `sensors.existing` */
+  existingSensors(sensorIds: readonly number[]): Promise<Set<number>>;
+  /** `measurements.last` */
+  lastMeasurement(sensorId: number): Promise<StoredMeasurement | undefined>;
+  /** `measurements.walkWindow` */
+  walkWindow: Repositories['measurements']['walkWindow'];
+  /** `actuators.get` */
+  actuator(actuatorId: number): Promise<StoredActuator | undefined>;
+  /** `history.bucketRows` */
+  bucketRows: Repositories['history']['bucketRows'];
+  /** `history.dayStamps` */
+  dayStamps: Repositories['history']['dayStamps'];
+}
+
+/**
+ * A channel every process on one database hears (PostgreSQL's LISTEN/NOTIFY). What travels on
+ * it, and what a process does with what it hears, is its users' business: it carries strings.
+ */
+export interface RelayChannel {
+  /**
+   * Sends `payload` (at most about 8,000 bytes) to every process listening, this one included.
+   * Payloads sent one after the other arrive in that order.
+   */
+  publish(payload: string): Promise<void>;
+  /**
+   * Listens on a connection of its own until the function it answers is called. A lost
+   * connection is opened again (after a growing pause) and `restored` called: what was sent
+   * meanwhile was missed. Rejects when the first connection cannot be opened.
+   */
+  listen(listener: RelayListener): Promise<() => Promise<void>>;
+}
+
+export interface RelayListener {
+  /** A payload some process published. */
+  message(payload: string): void;
+  /** The listening connection failed; it is opened again. */
+  failed(error: unknown): void;
+  /** Opening it again failed; tried again later. */
+  retryFailed(error: unknown): void;
+  /** Listening again after the connection was lost: payloads sent meanwhile were missed. */
+  restored(): void;
+}
 
 export interface StoreInstruments {
   /** Measurements committed by `ingest`. */

@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import type { ImageType } from '../picture/image-type.js';
@@ -18,6 +18,20 @@ export const isTimelapseId = (id: string) => ID.test(id);
 export const extensionOf = (type: ImageType) => EXTENSIONS[type];
 /** Frames are numbered from 0 without gaps (a skipped frame takes no number), as ffmpeg reads them. */
 export const frameFileName = (index: number, type: ImageType) => `${String(index).padStart(6, '0')}.${EXTENSIONS[type]}`;
+
+/** The bytes of one timelapse folder: its frames together, and each other file by name. */
+export interface FolderUse {
+  id: string;
+  frames: number;
+  files: [name: string, bytes: number][];
+}
+
+const sizeOf = (file: string) =>
+  stat(file).then(
+    (s) => (s.isFile() ? s.size : 0),
+    () => 0,
+  );
+const namesIn = (dir: string) => readdir(dir).catch(() => [] as string[]);
 
 /**
  * The files of every timelapse under TIMELAPSE_DIR: `<id>/metadata.json`, `<id>/frames/000000.jpg`…
@@ -42,8 +56,26 @@ export function timelapseFolder(root: string) {
       return write(join(framesOf(id), frameFileName(index, picture.type)), picture.bytes);
     },
 
-    writeRecord(record: TimelapseRecord): Promise<void> {
-      return write(join(folderOf(record.id), 'metadata.json'), `${JSON.stringify(record, null, 2)}\n`);
+    /** Resolves to the bytes written. */
+    async writeRecord(record: TimelapseRecord): Promise<number> {
+      const text = `${JSON.stringify(record, null, 2)}\n`;
+      await write(join(folderOf(record.id), 'metadata.json'), text);
+      return Buffer.byteLength(text);
+    },
+
+    /** What every timelapse folder holds on disk (read once at start: it stats every frame). */
+    async use(): Promise<FolderUse[]> {
+      const uses: FolderUse[] = [];
+      // One folder at a time: a long timelapse has many frames to stat.
+      for (const id of (await namesIn(root)).filter(isTimelapseId)) {
+        const frameSizes = await Promise.all((await namesIn(framesOf(id))).map((name) => sizeOf(join(framesOf(id), name))));
+        const names = (await namesIn(folderOf(id))).filter((name) => name !== 'frames');
+        const files = await Promise.all(
+          names.map(async (name): Promise<[string, number]> => [name, await sizeOf(join(folderOf(id), name))]),
+        );
+        uses.push({ id, frames: frameSizes.reduce((a, b) => a + b, 0), files });
+      }
+      return uses;
     },
 
     /** Every timelapse kept, with the folders whose metadata cannot be read (reported, left alone). */

@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { IMAGE_TYPES } from '../picture/image-type.js';
+import type { FrameGrid } from './schedule.js';
 
 /** running: frames being taken; assembling: the video is (to be) made; finished: video made or given up. */
 export const TIMELAPSE_STATES = ['running', 'assembling', 'finished'] as const;
@@ -14,7 +15,7 @@ const literals = <T extends string>(values: readonly T[]) => Type.Union(values.m
 const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /**
- * One timelapse as kept in its folder's metadata.json: the public metadata (API.md §7.1) plus
+ * One timelapse as kept in its folder's metadata.json: the public metadata (docs/api.md §7.1) plus
  * what the service needs to resume it and to say why its video is missing. Timestamps are ISO 8601.
  */
 export const TimelapseRecord = Type.Object({
@@ -49,3 +50,35 @@ export const configOf = (record: TimelapseRecord) => ({
   framerate: record.framerate,
   name: record.name,
 });
+
+/** The grid of slots the timelapse takes its frames on. */
+export const gridOf = (record: TimelapseRecord): FrameGrid => ({
+  startMs: Date.parse(record.start_date),
+  frequencyMs: record.frequency * 1000,
+  durationMs: record.duration * 1000,
+});
+
+/** A new timelapse's record, as it starts at `startMs`. */
+export function newRecord(
+  id: string,
+  config: { frequency: number; duration: number; framerate: number; name?: string | null },
+  startMs: number,
+): TimelapseRecord {
+  return {
+    id,
+    name: config.name?.trim() || `Timelapse ${id.slice(0, 8)}`,
+    frames: 0,
+    failed_frames: 0,
+    framerate: config.framerate,
+    frequency: config.frequency,
+    duration: config.duration,
+    start_date: new Date(startMs).toISOString(),
+    latest_frame_date: null,
+    end_date: new Date(startMs + config.duration * 1000).toISOString(),
+    stopped_date: null,
+    ready: false,
+    state: 'running',
+    image_type: null,
+    video_failure: null,
+  };
+}

@@ -1,4 +1,4 @@
-import type { ValidationIssue } from '../services/errors.js';
+import type { ValidationIssue } from '../core/errors.js';
 import { slotCount } from './schedule.js';
 
 export interface PlannedTimelapse {

@@ -1,25 +1,12 @@
+import { LONGEST_DELAY_MS, type Timers } from '../core/timers.js';
 import { endOf, type FrameGrid, nextSlot, slotCount, slotDue } from './schedule.js';
-
-/** The clock and timers the scheduler runs on, injectable so its tests need no sleeps. */
-export interface Timers {
-  now(): number;
-  setTimeout(fire: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-export const realTimers = (now: () => number = Date.now): Timers => ({
-  now,
-  setTimeout: (fire, ms) => setTimeout(fire, ms),
-  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
-});
-
-/** Node fires a timer of more than 2^31-1 ms at once, so a longer wait is taken in steps. */
-export const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
 export interface FrameSchedulerOptions {
   grid: FrameGrid;
   /** The first slot not yet accounted for: 0 for a new timelapse, more for one that resumes. */
   from: number;
+  /** The clock and its alarms, injectable so that tests need no sleeps. */
+  now: () => number;
   timers: Timers;
   /** Takes the frame of a slot; not called again before its promise settles. */
   takeFrame(slot: number): Promise<void>;
@@ -41,20 +28,21 @@ export interface FrameScheduler {
  * the grid, and the slots it overran are reported as missed.
  */
 export function frameScheduler(options: FrameSchedulerOptions): FrameScheduler {
-  const { grid, timers } = options;
+  const { grid, timers, now } = options;
   let stopped = false;
   let timer: unknown;
   let inFlight: Promise<void> | undefined;
 
   const at = (time: number, run: () => void) => {
-    const delay = time - timers.now();
+    const delay = time - now();
     if (delay <= 0) return run();
-    timer = timers.setTimeout(
+    // A longer wait than an alarm can take is taken in steps.
+    timer = timers.set(
       () => {
         timer = undefined;
         if (!stopped) at(time, run);
       },
-      Math.min(delay, LONGEST_TIMER_MS),
+      Math.min(delay, LONGEST_DELAY_MS),
     );
   };
 
@@ -70,7 +58,7 @@ export function frameScheduler(options: FrameSchedulerOptions): FrameScheduler {
 
   const advance = (from: number) => {
     if (stopped) return;
-    const { slot, missed } = nextSlot(grid, from, timers.now());
+    const { slot, missed } = nextSlot(grid, from, now());
     if (missed > 0) options.onMissed(missed);
     if (slot < slotCount(grid)) return at(slotDue(grid, slot), () => take(slot));
     at(endOf(grid), () => {
@@ -83,7 +71,7 @@ export function frameScheduler(options: FrameSchedulerOptions): FrameScheduler {
     start: () => advance(options.from),
     stop() {
       stopped = true;
-      if (timer !== undefined) timers.clearTimeout(timer);
+      if (timer !== undefined) timers.clear(timer);
       timer = undefined;
       return inFlight ?? Promise.resolve();
     },

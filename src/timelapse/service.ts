@@ -1,13 +1,29 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyBaseLogger } from 'fastify';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Readable } from 'node:stream';
+import { InvalidInput, NotFound } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
+import type { Timers } from '../core/timers.js';
 import type { ImageType } from '../picture/image-type.js';
 import type { Picture } from '../picture/sources.js';
-import { extensionOf, timelapseFolder } from './folder.js';
-import { configOf, type TimelapseRecord } from './record.js';
-import { type FrameGrid, slotCount } from './schedule.js';
-import { type FrameScheduler, frameScheduler, type Timers } from './scheduler.js';
-import { assembleVideo, assemblyTimeLimitMs, ffmpegMissing, ffmpegRuns, VideoFailure } from './video.js';
-import { Conflict, NotFound } from '../services/errors.js';
+import { videoAssembler } from './assembly.js';
+import { diskBudget, formatBytes } from './disk-budget.js';
+import { diskUse } from './disk-use.js';
+import { TimelapseNotFound, NoCamera, TimelapseRunning, TimelapseStorageFull, videoRefusal } from './errors.js';
+import { timelapseFolder } from './folder.js';
+import { METADATA, metadataWriter } from './metadata.js';
+import { configOf, newRecord, type TimelapseRecord } from './record.js';
+import { resumeTimelapses } from './resume.js';
+import { timelapseConfigIssues } from './rules.js';
+import { timelapseRunner } from './runner.js';
+import { assemblyTimeLimitMs, warnIfFfmpegMissing } from './video.js';
+import { type VideoAnswer, videoAnswer } from './video-file.js';
+
+/** The file system refused to grow a file: no space left on the disk, or the user's quota used up. */
+const isDiskFull = (error: unknown) => ['ENOSPC', 'EDQUOT'].includes((error as NodeJS.ErrnoException | undefined)?.code ?? '');
+
+export { TimelapseNotFound, TimelapseRunning, TimelapseStorageFull, VideoNotReady } from './errors.js';
 
 export interface TimelapseConfig {
   frequency: number;
@@ -22,48 +38,25 @@ export interface TimelapseStatus {
   config: ReturnType<typeof configOf> | null;
 }
 
-export class TimelapseRunning extends Conflict {}
-export class TimelapseNotFound extends NotFound {}
-/** The video cannot be downloaded (yet); the message says why. */
-export class VideoNotReady extends Conflict {}
-
 export interface TimelapseServiceOptions {
   /** TIMELAPSE_DIR */
   dir: string;
   ffmpegPath: string;
+  /** TIMELAPSE_MAX_FRAMES: the most frames one timelapse may plan. */
+  maxFrames: number;
+  /** TIMELAPSE_MAX_BYTES: the most all timelapses together may keep on disk (0: no bound). */
+  maxBytes: number;
   /** One camera picture: the picture route's shared capture, so both share captures. */
   capture: () => Promise<Picture>;
+  /** Whether there is a camera at all (PICTURE_SOURCE set, or a picture uploaded); without this option, assumed. */
+  hasCamera?: () => Promise<boolean>;
+  now: () => number;
   timers: Timers;
-  log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+  log: Logger;
   timeLimitMs?: (frames: number) => number;
 }
 
-interface Running {
-  record: TimelapseRecord;
-  scheduler: FrameScheduler;
-  /** Aborted when it stops: a capture under way is then not waited for, and its picture not kept. */
-  abort: AbortController;
-}
-
-const gridOf = (record: TimelapseRecord): FrameGrid => ({
-  startMs: Date.parse(record.start_date),
-  frequencyMs: record.frequency * 1000,
-  durationMs: record.duration * 1000,
-});
-
-const iso = (ms: number) => new Date(ms).toISOString();
-const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-/** The capture, or a rejection as soon as the signal aborts. */
-function unlessAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  let onAbort = () => {};
-  const aborted = new Promise<never>((_resolve, reject) => {
-    onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  return Promise.race([work, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
-}
+const newestFirst = (a: TimelapseRecord, b: TimelapseRecord) => (a.start_date < b.start_date ? 1 : a.start_date > b.start_date ? -1 : 0);
 
 /**
  * Timelapses: at most one running, its frames taken on a fixed grid from the camera and kept
@@ -72,215 +65,99 @@ function unlessAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
  * start, until its end date.
  */
 export function timelapseService(options: TimelapseServiceOptions) {
-  const { timers, log } = options;
+  const { now, log, ffmpegPath } = options;
   const folder = timelapseFolder(options.dir);
-  const timeLimitMs = options.timeLimitMs ?? assemblyTimeLimitMs;
   const records = new Map<string, TimelapseRecord>();
-  /** The latest metadata write of each timelapse, chained so they land in order. */
-  const saves = new Map<string, Promise<void>>();
-  const assemblies = new Map<string, { abort: AbortController; done: Promise<void> }>();
-  let assemblyQueue: Promise<void> = Promise.resolve();
-  let running: Running | undefined;
+  const kept = (id: string) => records.has(id);
+  const newest = () => [...records.values()].sort(newestFirst);
   let starting = false;
   let closed = false;
+  const budget = diskBudget(options.maxBytes);
+  const disk = diskUse(folder, budget);
+  const { save, ...metadata } = metadataWriter({ folder, budget, log, kept });
+  const timeLimitMs = options.timeLimitMs ?? assemblyTimeLimitMs;
+  const assembler = videoAssembler({ folder, budget, ffmpegPath, timeLimitMs, log, save, kept, closed: () => closed });
+  const assemble = assembler.assemble;
+  const runner = timelapseRunner({ ...options, folder, budget, save, assemble, described: disk.described });
 
-  const save = (record: TimelapseRecord): Promise<void> => {
-    // Deleted meanwhile (a stop or an end that crossed a delete): its folder is gone for good.
-    if (!records.has(record.id)) return Promise.resolve();
-    const snapshot = { ...record };
-    const next = (saves.get(record.id) ?? Promise.resolve())
-      .then(() => folder.writeRecord(snapshot))
-      .catch((error: unknown) => log.error({ timelapse: record.id, reason: reason(error) }, 'timelapse metadata not written'));
-    saves.set(record.id, next);
-    return next;
-  };
-
-  const newest = () => [...records.values()].sort((a, b) => (a.start_date < b.start_date ? 1 : a.start_date > b.start_date ? -1 : 0));
-
-  async function takeFrame(record: TimelapseRecord, signal: AbortSignal): Promise<void> {
-    let picture: Picture;
-    try {
-      picture = await unlessAborted(options.capture(), signal);
-    } catch (error) {
-      if (signal.aborted) return;
-      record.failed_frames++;
-      log.warn({ timelapse: record.id, reason: reason(error) }, 'timelapse frame skipped: camera not available');
-      return save(record);
-    }
-    if (signal.aborted) return;
-    if (record.image_type !== null && picture.type !== record.image_type) {
-      record.failed_frames++;
-      log.warn(
-        { timelapse: record.id, type: picture.type, expected: record.image_type },
-        'timelapse frame skipped: the camera changed image type',
-      );
-      return save(record);
-    }
-    try {
-      await folder.writeFrame(record.id, record.frames, picture);
-    } catch (error) {
-      record.failed_frames++;
-      log.error({ timelapse: record.id, reason: reason(error) }, 'timelapse frame skipped: not written');
-      return save(record);
-    }
-    record.image_type = picture.type;
-    record.frames++;
-    record.latest_frame_date = iso(timers.now());
-    return save(record);
-  }
-
-  /** Takes frames from slot `from` on. */
-  function run(record: TimelapseRecord, from: number): void {
-    const abort = new AbortController();
-    const scheduler = frameScheduler({
-      grid: gridOf(record),
-      from,
-      timers,
-      takeFrame: () => takeFrame(record, abort.signal),
-      onMissed: (count) => {
-        record.failed_frames += count;
-        void save(record);
-      },
-      onEnd: () => void finish(record, false),
-    });
-    running = { record, scheduler, abort };
-    scheduler.start();
-  }
-
-  /** Ends the frames of the running timelapse (the end came, or it was stopped) and queues its video. */
-  async function finish(record: TimelapseRecord, stopped: boolean): Promise<void> {
-    const current = running;
-    if (current?.record !== record) return;
-    running = undefined;
-    current.abort.abort();
-    await current.scheduler.stop();
-    record.state = 'assembling';
-    if (stopped) record.stopped_date = iso(timers.now());
-    await save(record);
-    assemble(record);
-  }
-
-  function assemble(record: TimelapseRecord): void {
-    const abort = new AbortController();
-    const done = assemblyQueue.then(async () => {
-      if (abort.signal.aborted || closed || !records.has(record.id)) return;
-      if (record.frames > 0) {
-        try {
-          await assembleVideo({
-            ffmpegPath: options.ffmpegPath,
-            framesDir: folder.framesOf(record.id),
-            extension: extensionOf(record.image_type as ImageType),
-            framerate: record.framerate,
-            output: folder.videoPath(record.id),
-            timeLimitMs: timeLimitMs(record.frames),
-            signal: abort.signal,
-          });
-          record.ready = true;
-          record.video_failure = null;
-          log.info({ timelapse: record.id, frames: record.frames }, 'timelapse video ready');
-        } catch (error) {
-          // Deleted, or the service is stopping (the video is made at the next start).
-          if (abort.signal.aborted) return;
-          const failure = error instanceof VideoFailure ? error : new VideoFailure('failed', reason(error));
-          record.video_failure = { kind: failure.kind, message: failure.message };
-          log.error({ timelapse: record.id, reason: failure.message }, `timelapse video not made: ${failure.message}`);
-        }
-      }
-      record.state = 'finished';
-      await save(record);
-    });
-    assemblyQueue = done.catch(() => undefined);
-    assemblies.set(record.id, { abort, done });
-    void done.finally(() => {
-      if (assemblies.get(record.id)?.done === done) assemblies.delete(record.id);
-    });
-  }
-
-  /** Stops the frames of the running one without ending it (the service is stopping). */
-  async function pause(): Promise<void> {
-    const current = running;
-    running = undefined;
-    if (!current) return;
-    current.abort.abort();
-    await current.scheduler.stop();
-  }
-
-  const warnWithoutFfmpeg = async () => {
-    if (!(await ffmpegRuns(options.ffmpegPath))) {
-      log.warn(
-        { ffmpeg: options.ffmpegPath },
-        `timelapse frames are taken, but no video can be made: ${ffmpegMissing(options.ffmpegPath)}`,
+  async function begin(config: TimelapseConfig): Promise<TimelapseRecord> {
+    await disk.measure();
+    if (budget.full()) {
+      throw new TimelapseStorageFull(
+        `Timelapses use ${disk.described()} under TIMELAPSE_DIR, and TIMELAPSE_MAX_BYTES allows ${formatBytes(budget.limitBytes)} ` +
+          `(${budget.limitBytes} bytes): no new timelapse can start. Free space by deleting old timelapses ` +
+          '(DELETE /timelapse/{id}, or the Delete button on the dashboard), or raise TIMELAPSE_MAX_BYTES.',
       );
     }
-  };
+    const record = newRecord(randomUUID(), config, now());
+    try {
+      await folder.create(record.id);
+      budget.setFile(record.id, METADATA, await folder.writeRecord(record));
+    } catch (error) {
+      if (!isDiskFull(error)) throw error;
+      // Nothing half made is left behind: the folder goes, and the answer says which disk to free.
+      await folder.remove(record.id).catch(() => undefined);
+      throw new TimelapseStorageFull(
+        `Cannot start a timelapse: disk full. Free space on the disk holding ${resolve(options.dir)} (TIMELAPSE_DIR); ` +
+          'reads still work, and a timelapse can start again once there is space.',
+      );
+    }
+    records.set(record.id, record);
+    runner.run(record, 0);
+    void warnIfFfmpegMissing(ffmpegPath, log);
+    log.info({ timelapse: record.id, frequency: config.frequency, duration: config.duration }, 'timelapse started');
+    return { ...record };
+  }
 
   return {
+    /** Starts a timelapse: the configuration's rules that span fields first (422), then one at a time (409). */
     async start(config: TimelapseConfig): Promise<TimelapseRecord> {
-      if (running || starting) throw new TimelapseRunning('A timelapse is already running: stop it first');
+      const issues = timelapseConfigIssues(config, options.maxFrames);
+      if (issues.length > 0) throw new InvalidInput(...issues);
+      if (runner.current() || starting) throw new TimelapseRunning('A timelapse is already running: stop it first');
       starting = true;
       try {
-        const id = randomUUID();
-        const startMs = timers.now();
-        const record: TimelapseRecord = {
-          id,
-          name: config.name?.trim() || `Timelapse ${id.slice(0, 8)}`,
-          frames: 0,
-          failed_frames: 0,
-          framerate: config.framerate,
-          frequency: config.frequency,
-          duration: config.duration,
-          start_date: iso(startMs),
-          latest_frame_date: null,
-          end_date: iso(startMs + config.duration * 1000),
-          stopped_date: null,
-          ready: false,
-          state: 'running',
-          image_type: null,
-          video_failure: null,
-        };
-        await folder.create(id);
-        await folder.writeRecord(record);
-        records.set(id, record);
-        run(record, 0);
-        void warnWithoutFfmpeg();
-        log.info({ timelapse: id, frequency: config.frequency, duration: config.duration }, 'timelapse started');
-        return { ...record };
+        // A timelapse of nothing: refused at once rather than counting failed frames for its whole duration.
+        if (options.hasCamera && !(await options.hasCamera()))
+          throw new NoCamera('no camera: set PICTURE_SOURCE (or upload a picture with PUT /picture) before starting a timelapse');
+        return await begin(config);
       } finally {
         starting = false;
       }
     },
 
     /** Stops the running timelapse, if any, and queues its video. */
-    async stop(): Promise<void> {
-      if (running) await finish(running.record, true);
-    },
+    stop: () => runner.stop(),
 
     status(): TimelapseStatus {
-      const current = running?.record ?? newest()[0];
-      return { running: running !== undefined, metadata: current ? { ...current } : null, config: current ? configOf(current) : null };
+      const current = runner.current() ?? newest()[0];
+      return {
+        running: runner.current() !== undefined,
+        metadata: current ? { ...current } : null,
+        config: current ? configOf(current) : null,
+      };
     },
 
-    list(): TimelapseRecord[] {
-      return newest().map((record) => ({ ...record }));
+    list: (): TimelapseRecord[] => newest().map((record) => ({ ...record })),
+
+    /** The newest frame of the running timelapse. */
+    async latestFrame(): Promise<{ bytes: Buffer; type: ImageType }> {
+      const record = runner.current();
+      const type = record?.image_type ?? undefined;
+      const path = record && record.frames > 0 && type ? folder.framePath(record.id, record.frames - 1, type) : undefined;
+      const bytes = path && (await readFile(path).catch(() => undefined));
+      if (!bytes || !type) throw new NotFound('No timelapse frame: no timelapse is running, or it has taken no frame yet');
+      return { bytes, type };
     },
 
-    /** The newest frame of the running timelapse, if it has one. */
-    latestFrame(): { path: string; type: ImageType } | undefined {
-      const record = running?.record;
-      if (!record || record.frames === 0 || record.image_type === null) return undefined;
-      return { path: folder.framePath(record.id, record.frames - 1, record.image_type), type: record.image_type };
-    },
-
-    /** The video file of a finished timelapse. */
-    video(id: string): { path: string; record: TimelapseRecord } {
+    /** The video of a finished timelapse, as the request's Range and conditional headers ask for it. */
+    async video(id: string, request: Readable): Promise<Exclude<VideoAnswer, { kind: 'gone' }>> {
       const record = records.get(id);
       if (!record) throw new TimelapseNotFound(`Timelapse ${id} not found`);
-      if (record.ready) return { path: folder.videoPath(id), record };
-      if (record.state === 'running')
-        throw new VideoNotReady(`Timelapse ${id} is still running: its video is made when it ends or is stopped`);
-      if (record.state === 'assembling') throw new VideoNotReady(`The video of timelapse ${id} is being assembled: try again shortly`);
-      if (record.frames === 0) throw new VideoNotReady(`Timelapse ${id} has no video: no frame was taken (the camera gave no picture)`);
-      throw new VideoNotReady(`The video of timelapse ${id} could not be made: ${record.video_failure?.message ?? 'unknown reason'}`);
+      if (!record.ready) throw videoRefusal(record);
+      const answer = await videoAnswer(request, folder.videoPath(id));
+      if (answer.kind === 'gone') throw new TimelapseNotFound(`Timelapse ${id} not found`);
+      return answer;
     },
 
     /** Deletes a timelapse and its files, stopping it first if it is running (no video is made). */
@@ -288,53 +165,26 @@ export function timelapseService(options: TimelapseServiceOptions) {
       const record = records.get(id);
       if (!record) throw new TimelapseNotFound(`Timelapse ${id} not found`);
       records.delete(id);
-      if (running?.record === record) await pause();
-      const assembly = assemblies.get(id);
-      if (assembly) {
-        assembly.abort.abort();
-        await assembly.done.catch(() => undefined);
-      }
-      await saves.get(id);
-      saves.delete(id);
+      if (runner.current() === record) await runner.pause();
+      await assembler.cancel(id);
+      await metadata.forget(id);
       await folder.remove(id);
-      log.info({ timelapse: id }, 'timelapse deleted');
+      budget.forget(id);
+      log.info({ timelapse: id, usedBytes: budget.usedBytes }, 'timelapse deleted');
     },
 
-    /**
-     * At start: the timelapse that was running goes on until its end date (slots that passed
-     * while the service was down count as failed), one whose end has passed gets its video, and so
-     * does one whose assembly was interrupted, or that waited for ffmpeg to be installed.
-     */
+    /** At start: see resume.ts. */
     async resume(): Promise<void> {
-      const { records: found, unreadable } = await folder.readAll();
-      for (const path of unreadable) log.warn({ folder: path }, 'timelapse folder without readable metadata: left as it is');
-      for (const record of found) records.set(record.id, record);
-      const waitingForFfmpeg = found.filter((r) => r.state === 'finished' && !r.ready && r.video_failure?.kind === 'missing');
-      const ffmpegNow = waitingForFfmpeg.length > 0 && (await ffmpegRuns(options.ffmpegPath));
-      for (const record of newest()) {
-        if (record.state === 'running') {
-          record.frames = await folder.settleFrames(record.id);
-          if (!running && Date.parse(record.end_date) > timers.now()) {
-            log.info({ timelapse: record.id, frames: record.frames }, 'timelapse resumed');
-            run(record, record.frames + record.failed_frames);
-            continue;
-          }
-          // It ended while the service was down: the slots it did not get to count as failed.
-          record.failed_frames = Math.max(record.failed_frames, slotCount(gridOf(record)) - record.frames);
-          record.state = 'assembling';
-          await save(record);
-        }
-        if (record.state === 'assembling' || (ffmpegNow && waitingForFfmpeg.includes(record))) assemble(record);
-      }
+      await disk.measure();
+      await resumeTimelapses({ folder, records, newest, runner, save, assemble, ffmpegPath, now, log });
     },
 
     /** The service is stopping: frames stop (a running timelapse resumes at the next start), ffmpeg is stopped. */
     async close(): Promise<void> {
       closed = true;
-      await pause();
-      for (const { abort } of assemblies.values()) abort.abort();
-      await assemblyQueue;
-      await Promise.all(saves.values());
+      await runner.pause();
+      await assembler.close();
+      await metadata.settled();
     },
   };
 }

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import type { Logger } from '../core/logger.js';
 import { chmod, rename, rm } from 'node:fs/promises';
 import { setPriority } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -125,4 +126,11 @@ export function ffmpegRuns(ffmpegPath: string): Promise<boolean> {
     child.once('error', () => resolve(false));
     child.once('close', (code) => resolve(code === 0));
   });
+}
+
+/** Frames are taken without ffmpeg, but the operator is told no video can be made. */
+export async function warnIfFfmpegMissing(ffmpegPath: string, log: Pick<Logger, 'warn'>): Promise<void> {
+  if (!(await ffmpegRuns(ffmpegPath))) {
+    log.warn({ ffmpeg: ffmpegPath }, `timelapse frames are taken, but no video can be made: ${ffmpegMissing(ffmpegPath)}`);
+  }
 }

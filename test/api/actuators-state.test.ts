@@ -13,6 +13,14 @@ const STATUS = {
   zeroDuration: 'Activation duration is 0',
   ok: 'OK',
 };
+const REASON = {
+  disabled: 'disabled',
+  noMeasurement: 'no_measurement',
+  stale: 'stale',
+  waiting: 'waiting',
+  zeroDuration: 'zero_duration',
+  ok: 'ok',
+};
 type Actuator = { actuator_id: number; sensor_id: number; last_activated: string; [field: string]: unknown };
 
 describe.each(storeKinds())('actuator state and last_activated (%s)', (kind) => {
@@ -63,7 +71,7 @@ describe.each(storeKinds())('actuator state and last_activated (%s)', (kind) => 
   const state = async (id: number) => {
     const res = await service.get(`/actuators/${id}/state`);
     expect(res.status).toBe(200);
-    return res.body as { activate: boolean; status: string; duration: number; period: number };
+    return res.body as { activate: boolean; status: string; reason: string; duration: number; period: number };
   };
   const actuatorsOf5 = async (): Promise<Actuator[]> => (await service.get('/actuators/5')).body;
   const markActivated = (id: number | string, options: Parameters<TestService['request']>[2] = {}) =>
@@ -73,40 +81,52 @@ describe.each(storeKinds())('actuator state and last_activated (%s)', (kind) => 
     it('walks every rule in order, each with its status, duration and period', async () => {
       const { sensor, actuator } = await pumpOnNewSensor({ enabled: false, activation_duration: 0 });
       const id = actuator.actuator_id;
-      expect(await state(id)).toEqual({ activate: false, status: STATUS.disabled, duration: 0, period: 60 });
+      expect(await state(id)).toEqual({ activate: false, status: STATUS.disabled, reason: REASON.disabled, duration: 0, period: 60 });
       await service.patch('/actuators', [{ actuator_id: id, enabled: true }]);
-      expect(await state(id)).toEqual({ activate: false, status: STATUS.noMeasurement, duration: 0, period: 60 });
+      expect(await state(id)).toEqual({
+        activate: false,
+        status: STATUS.noMeasurement,
+        reason: REASON.noMeasurement,
+        duration: 0,
+        period: 60,
+      });
       await measure(sensor, 5.0, NOW - 2 * HOUR);
-      expect(await state(id)).toEqual({ activate: false, status: STATUS.stale, duration: 0, period: 60 });
+      expect(await state(id)).toEqual({ activate: false, status: STATUS.stale, reason: REASON.stale, duration: 0, period: 60 });
       await measure(sensor, 5.0);
-      expect(await state(id)).toEqual({ activate: false, status: STATUS.waiting, duration: 0, period: 60 });
+      expect(await state(id)).toEqual({ activate: false, status: STATUS.waiting, reason: REASON.waiting, duration: 0, period: 60 });
       service.clock.now = NOW + 60_000;
-      expect(await state(id)).toEqual({ activate: false, status: STATUS.zeroDuration, duration: 0, period: 60 });
+      expect(await state(id)).toEqual({
+        activate: false,
+        status: STATUS.zeroDuration,
+        reason: REASON.zeroDuration,
+        duration: 0,
+        period: 60,
+      });
       await service.patch('/actuators', [{ actuator_id: id, activation_duration: 3 }]);
-      expect(await state(id)).toEqual({ activate: true, status: STATUS.ok, duration: 3, period: 60 });
+      expect(await state(id)).toEqual({ activate: true, status: STATUS.ok, reason: REASON.ok, duration: 3, period: 60 });
       await measure(sensor, 6.0);
-      expect(await state(id)).toEqual({ activate: false, status: STATUS.ok, duration: 3, period: 60 });
+      expect(await state(id)).toEqual({ activate: false, status: STATUS.ok, reason: REASON.ok, duration: 3, period: 60 });
     });
 
     it('a reading exactly STALE_AFTER old is fresh; one millisecond older is stale', async () => {
       const { sensor, actuator } = await pumpOnNewSensor({ activation_period: 0 });
       await measure(sensor, 5.0, NOW);
       service.clock.now = NOW + HOUR;
-      expect(await state(actuator.actuator_id)).toMatchObject({ activate: true, status: STATUS.ok });
+      expect(await state(actuator.actuator_id)).toMatchObject({ activate: true, status: STATUS.ok, reason: REASON.ok });
       service.clock.now = NOW + HOUR + 1;
-      expect(await state(actuator.actuator_id)).toMatchObject({ activate: false, status: STATUS.stale });
+      expect(await state(actuator.actuator_id)).toMatchObject({ activate: false, status: STATUS.stale, reason: REASON.stale });
       // A new reading makes it fresh again.
       await measure(sensor, 5.0);
-      expect(await state(actuator.actuator_id)).toMatchObject({ activate: true, status: STATUS.ok });
+      expect(await state(actuator.actuator_id)).toMatchObject({ activate: true, status: STATUS.ok, reason: REASON.ok });
     });
 
     it('a period exactly elapsed allows activation; one millisecond earlier does not', async () => {
       const { sensor, actuator } = await pumpOnNewSensor({ activation_period: 2.007 });
       await measure(sensor, 5.0);
       service.clock.now = NOW + 2006;
-      expect(await state(actuator.actuator_id)).toMatchObject({ activate: false, status: STATUS.waiting });
+      expect(await state(actuator.actuator_id)).toMatchObject({ activate: false, status: STATUS.waiting, reason: REASON.waiting });
       service.clock.now = NOW + 2007;
-      expect(await state(actuator.actuator_id)).toMatchObject({ activate: true, status: STATUS.ok, period: 2.007 });
+      expect(await state(actuator.actuator_id)).toMatchObject({ activate: true, status: STATUS.ok, reason: REASON.ok, period: 2.007 });
     });
 
     it.each([
@@ -118,11 +138,11 @@ describe.each(storeKinds())('actuator state and last_activated (%s)', (kind) => 
       ['low_or_high', 5.4, true],
       ['low_or_high', 5.6, true],
       ['always', 5.5, true],
-      ['always', -1, true],
+      ['always', 0, true],
     ])('%s with the newest value %d against 5.5 → activate %s', async (activation_condition, value, activate) => {
       const { sensor, actuator } = await pumpOnNewSensor({ activation_condition, activation_period: 0 });
       await measure(sensor, value);
-      expect(await state(actuator.actuator_id)).toEqual({ activate, status: STATUS.ok, duration: 3, period: 0 });
+      expect(await state(actuator.actuator_id)).toEqual({ activate, status: STATUS.ok, reason: REASON.ok, duration: 3, period: 0 });
     });
 
     it('decides on the reading with the latest timestamp, not the last one posted', async () => {
@@ -130,9 +150,9 @@ describe.each(storeKinds())('actuator state and last_activated (%s)', (kind) => 
       await measure(sensor, 6.0, NOW - 1000);
       // Posted later, but taken earlier: it must not trigger the pump.
       await measure(sensor, 4.0, NOW - 60_000);
-      expect(await state(actuator.actuator_id)).toMatchObject({ activate: false, status: STATUS.ok });
+      expect(await state(actuator.actuator_id)).toMatchObject({ activate: false, status: STATUS.ok, reason: REASON.ok });
       await measure(sensor, 4.0, NOW - 500);
-      expect(await state(actuator.actuator_id)).toMatchObject({ activate: true, status: STATUS.ok });
+      expect(await state(actuator.actuator_id)).toMatchObject({ activate: true, status: STATUS.ok, reason: REASON.ok });
     });
 
     it('follows the sensor a PATCH moved the actuator to', async () => {
@@ -141,7 +161,7 @@ describe.each(storeKinds())('actuator state and last_activated (%s)', (kind) => 
       await measure(other, 4.0);
       expect((await state(actuator.actuator_id)).status).toBe(STATUS.noMeasurement);
       await service.patch('/actuators', [{ actuator_id: actuator.actuator_id, sensor_id: other }]);
-      expect(await state(actuator.actuator_id)).toMatchObject({ activate: true, status: STATUS.ok });
+      expect(await state(actuator.actuator_id)).toMatchObject({ activate: true, status: STATUS.ok, reason: REASON.ok });
     });
 
     it('is never cached', async () => {
@@ -180,7 +200,8 @@ describe.each(storeKinds())('actuator state and last_activated (%s)', (kind) => 
       service.clock.now = NOW + 4321;
       const res = await markActivated(actuator.actuator_id, options);
       expect(res.status).toBe(200);
-      const moved = { ...actuator, last_activated: iso(NOW + 4321) };
+      // A run report is the controller's contact: last_polled moves with it.
+      const moved = { ...actuator, last_activated: iso(NOW + 4321), last_polled: iso(NOW + 4321) };
       expect(res.body).toEqual(moved);
       expect(await actuatorsOf5()).toContainEqual(moved);
     });
@@ -221,11 +242,11 @@ describe.each(storeKinds())('actuator state and last_activated (%s)', (kind) => 
       await measure(sensor, 5.0);
       expect((await state(id)).activate).toBe(true);
       await markActivated(id, { headers: { 'content-type': 'application/x-www-form-urlencoded' }, raw: '' });
-      expect(await state(id)).toMatchObject({ activate: false, status: STATUS.waiting });
+      expect(await state(id)).toMatchObject({ activate: false, status: STATUS.waiting, reason: REASON.waiting });
       service.clock.now = NOW + 129_999;
-      expect(await state(id)).toMatchObject({ activate: false, status: STATUS.waiting });
+      expect(await state(id)).toMatchObject({ activate: false, status: STATUS.waiting, reason: REASON.waiting });
       service.clock.now = NOW + 130_000;
-      expect(await state(id)).toMatchObject({ activate: true, status: STATUS.ok });
+      expect(await state(id)).toMatchObject({ activate: true, status: STATUS.ok, reason: REASON.ok });
     });
 
     it('keeps its tolerant body parsing to itself: other routes still answer 415', async () => {

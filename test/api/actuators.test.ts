@@ -12,6 +12,18 @@ const pump = {
   activation_period: 60,
   activation_duration: 3,
 };
+/** What every actuator answers about dosing safety while none of it was set (API.md §14). */
+const actuatorSafetyDefaults = {
+  max_doses_per_hour: null,
+  max_seconds_per_day: null,
+  min_response: 0,
+  response_delay: null,
+  lockout_after: 20,
+  controller_timeout: null,
+  interlocks: [],
+  lockout: null,
+  last_polled: null,
+};
 type Actuator = typeof pump & { actuator_id: number; actuator_name: string | null; enabled: boolean; last_activated: string };
 
 describe.each(storeKinds())('actuators (%s)', (kind) => {
@@ -49,20 +61,22 @@ describe.each(storeKinds())('actuators (%s)', (kind) => {
   };
 
   describe('GET /actuators/{prototype_id}', () => {
-    it('lists the default pump of prototype 0', async () => {
+    it('lists the default pump of prototype 0: on the ph sensor, above 6.5, disabled', async () => {
       const res = await service.get('/actuators/0');
       expect(res.status).toBe(200);
+      const ph = (await service.get('/sensors/0')).body.find((s: { sensor_type: string }) => s.sensor_type === 'ph');
       expect(res.body[0]).toEqual({
         actuator_id: 1,
         actuator_type: 'acid_pump',
-        sensor_id: 1,
-        condition_value: 0,
-        activation_condition: 'low',
-        activation_period: 5,
+        sensor_id: ph.sensor_id,
+        condition_value: 6.5,
+        activation_condition: 'high',
+        activation_period: 300,
         activation_duration: 2,
         actuator_name: null,
-        enabled: true,
+        enabled: false,
         last_activated: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        ...actuatorSafetyDefaults,
       });
     });
 
@@ -95,7 +109,7 @@ describe.each(storeKinds())('actuators (%s)', (kind) => {
       expect((await service.get('/actuators/1')).status).toBe(404);
       const state = await service.get('/actuators/1/state');
       expect(state.status).toBe(200);
-      expect(state.body).toMatchObject({ activate: expect.any(Boolean), duration: 2, period: 5 });
+      expect(state.body).toMatchObject({ activate: expect.any(Boolean), duration: 2, period: 300 });
       expect((await service.get('/actuators/0/')).status).toBe(200);
       expect((await service.get('/actuators/1/state/')).status).toBe(200);
       expect((await service.get('/actuators/1/nothing')).status).toBe(404);
@@ -114,6 +128,7 @@ describe.each(storeKinds())('actuators (%s)', (kind) => {
         actuator_name: null,
         enabled: true,
         last_activated: iso(NOW + 1234),
+        ...actuatorSafetyDefaults,
       });
       expect((await service.get('/actuators/0')).body).toContainEqual(res.body);
     });

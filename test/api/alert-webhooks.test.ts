@@ -2,14 +2,15 @@ import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { manualServiceTimers } from '../helpers/manual-timers.js';
 import { startService, type TestService } from '../helpers/service.js';
-import { storeKinds } from '../helpers/stores.js';
+import { storeKinds, dbOf } from '../helpers/stores.js';
 import { eventually } from '../helpers/eventually.js';
-import { freePort, type WebhookReceiver, webhookReceiver } from '../helpers/webhook-receiver.js';
+import { freePort, streamedBody, type WebhookReceiver, webhookReceiver } from '../helpers/webhook-receiver.js';
 import { temperatureSensorBody } from '../helpers/bodies.js';
 
 const NOW = Date.UTC(2026, 10, 22, 12);
 const iso = (ms: number) => new Date(ms).toISOString();
 const SENSOR = temperatureSensorBody;
+const MB = 1024 * 1024;
 
 /** A port nothing listens on (taken and released). */
 
@@ -44,7 +45,7 @@ describe.each(storeKinds())('alert webhooks (%s)', (kind) => {
       await sql<{
         attempts: number;
         last_error: string | null;
-      }>`select attempts, last_error from alert_notifications order by notification_id`.execute(svc.store.db)
+      }>`select attempts, last_error from alert_notifications order by notification_id`.execute(dbOf(svc.store))
     ).rows;
 
   /** Moves the clock to `at` once the service has set its alarm for that instant (it does so after a failed attempt is recorded). */
@@ -178,5 +179,98 @@ describe.each(storeKinds())('alert webhooks (%s)', (kind) => {
     hook.answerWith((res) => res.end());
     await eventually(async () => hook.received.some((d) => d.body.event === 'escalated'));
     await eventually(async () => (await outbox(svc)).length === 0);
+  });
+
+  it('a receiver answering 200 with a huge body: delivered without the body being read, and the next alert goes too', async () => {
+    const hook = await receiver();
+    const answers: ReturnType<typeof streamedBody>[] = [];
+    hook.answerWith((res) => answers.push(streamedBody(res, 200, 300 * MB)));
+    // A time limit far beyond the test's: only not reading the body lets the delivery finish.
+    const { svc, sensor_id } = await start([hook.url], {}, 3_600_000);
+    await measure(svc, sensor_id, 35);
+    await eventually(async () => (await outbox(svc)).length === 0, 'the raise delivered');
+    await answers[0].ended;
+    // The service hung up long before the 300 MB: at most what the sockets' buffers hold went out.
+    expect(answers[0].progress.hungUp).toBe(true);
+    expect(answers[0].progress.written).toBeLessThan(32 * MB);
+
+    hook.answerWith((res) => res.end('ok'));
+    await measure(svc, sensor_id, 45);
+    const got = await hook.waitFor(2);
+    expect(got.map((d) => d.body.event)).toEqual(['raised', 'escalated']);
+    await eventually(async () => (await outbox(svc)).length === 0);
+  });
+
+  it('a receiver that trickles its body without end does not hold the delivery', async () => {
+    const hook = await receiver();
+    let hungUp: Promise<void> | undefined;
+    hook.answerWith((res) => {
+      hungUp = new Promise((resolve) => res.on('close', resolve));
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write('still');
+    });
+    const { svc, sensor_id } = await start([hook.url], {}, 3_600_000);
+    await measure(svc, sensor_id, 35);
+    await eventually(async () => (await outbox(svc)).length === 0, 'the raise delivered');
+    await hungUp;
+  });
+
+  it('a receiver answering 500 with a huge body: the body is not read, and the notification is retried', async () => {
+    const hook = await receiver();
+    const answers: ReturnType<typeof streamedBody>[] = [];
+    hook.answerWith((res) => answers.push(streamedBody(res, 500, 300 * MB)));
+    const { svc, sensor_id } = await start([hook.url], {}, 3_600_000);
+    await measure(svc, sensor_id, 35);
+    await eventually(async () => (await outbox(svc))[0]?.attempts === 1, 'the first attempt recorded');
+    expect((await outbox(svc))[0].last_error).toBe('HTTP 500');
+    await answers[0].ended;
+    expect(answers[0].progress.hungUp).toBe(true);
+    expect(answers[0].progress.written).toBeLessThan(32 * MB);
+
+    hook.answerWith((res) => res.end('ok'));
+    await retryAt(NOW + 1000);
+    const got = await hook.waitFor(2);
+    expect(got.map((d) => d.body.event)).toEqual(['raised', 'raised']);
+    await eventually(async () => (await outbox(svc)).length === 0);
+  });
+
+  it('a value flapping around the critical bound: one alert, escalated once, de-escalated once after ALERT_CLEAR_AFTER short of critical', async () => {
+    const hook = await receiver();
+    const { svc, sensor_id } = await start([hook.url]);
+    const alerts = async () => (await svc.get(`/alerts?sensor_id=${sensor_id}&state=all`)).body;
+    // 100 readings a second apart, 39.9 and 40.1 in turn around threshold_critically_high (40): the last is 40.1.
+    for (let i = 0; i < 100; i++) {
+      manual.advanceTo(NOW + i * 1000);
+      await measure(svc, sensor_id, i % 2 === 0 ? 39.9 : 40.1);
+    }
+    let [alert, ...more] = await alerts();
+    expect(more).toEqual([]);
+    expect(alert).toMatchObject({ kind: 'high', severity: 'critical', state: 'active', value: 39.9, peak: 40.1, last_value: 40.1 });
+    // Two events so far, so two outbox rows, each delivered once.
+    await eventually(async () => (await outbox(svc)).length === 0, 'the outbox emptied');
+    expect(hook.received.map((d) => d.body.event)).toEqual(['raised', 'escalated']);
+
+    // Then short of critical from NOW + 100 s on: a reading every 10 s; no de-escalation until ALERT_CLEAR_AFTER of it.
+    const calmFrom = NOW + 100_000;
+    for (let at = calmFrom; at < calmFrom + 60_000; at += 10_000) {
+      manual.advanceTo(at);
+      await measure(svc, sensor_id, 39.9);
+    }
+    manual.advanceTo(calmFrom + 60_000 - 1);
+    await svc.app.alertsSettled();
+    expect((await alerts())[0].severity).toBe('critical');
+    manual.advanceTo(calmFrom + 60_000);
+    await svc.app.alertsSettled();
+    [alert, ...more] = await alerts();
+    expect(more).toEqual([]);
+    expect(alert).toMatchObject({ severity: 'warning', state: 'active', last_value: 39.9 });
+
+    // Every outbox row went out once: three in all, one per event.
+    await eventually(async () => (await outbox(svc)).length === 0, 'the outbox emptied');
+    expect(hook.received.map((d) => [d.body.event, d.body.alert.severity])).toEqual([
+      ['raised', 'warning'],
+      ['escalated', 'critical'],
+      ['escalated', 'warning'],
+    ]);
   });
 });

@@ -42,4 +42,30 @@ describe.each(storeKinds())('alerts across a restart (%s)', (kind) => {
     ]);
     await database.drop();
   });
+
+  it('a de-escalation whose wait passed while the service was stopped happens at start', async () => {
+    const database = await scratchDatabase(kind);
+    const env = { STALE_AFTER: 'PT24H', ALERT_CLEAR_AFTER: 'PT1M' };
+    const then = Date.now() - 2 * 3600_000;
+    const first = await startService(kind, { database, env });
+    const sensor_id = (await first.post('/sensors/', SENSOR)).body.sensor_id as number;
+    const measure = async (value: number, at: number) => {
+      first.clock.now = at;
+      expect((await first.post('/measurements', { sensor_id, value, timestamp: new Date(at).toISOString() })).status).toBe(200);
+      await first.app.alertsSettled();
+    };
+    await measure(45, then);
+    await measure(35, then + 1000);
+    expect((await first.get(`/alerts?sensor_id=${sensor_id}`)).body.map((a: { severity: string }) => a.severity)).toEqual(['critical']);
+    await first.close();
+
+    const second = await startService(kind, { database, env });
+    services.push(second);
+    await second.app.alertsSettled();
+    const after = (await second.get(`/alerts?sensor_id=${sensor_id}&state=all`)).body;
+    expect(after.map((a: { kind: string; state: string; severity: string }) => [a.kind, a.state, a.severity])).toEqual([
+      ['high', 'active', 'warning'],
+    ]);
+    await database.drop();
+  });
 });

@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { changeBus } from '../../src/events/bus.js';
-import type { Alert } from '../../src/schemas/alerts.js';
+import { changeBus } from '../../src/core/bus.js';
+import type { Alert } from '../../src/domain/alert.js';
 import { liveService } from '../helpers/sse.js';
-import { storeKinds } from '../helpers/stores.js';
+import { storeKinds, dbOf } from '../helpers/stores.js';
 
 const NOW = Date.UTC(2026, 10, 22, 12);
 const MINUTE = 60_000;
@@ -56,7 +56,8 @@ describe.each(storeKinds())('alerts (%s)', (kind) => {
     manual.advanceTo(at);
     await service.app.alertsSettled();
   };
-  const alertCount = async () => Number((await sql<{ n: number }>`select count(*) as n from alerts`.execute(service.store.db)).rows[0].n);
+  const alertCount = async () =>
+    Number((await sql<{ n: number }>`select count(*) as n from alerts`.execute(dbOf(service.store))).rows[0].n);
 
   it('a value equal to a threshold is not beyond it: no alert at 20, 30; one just past each', async () => {
     const { sensor_id } = await newSensor();
@@ -88,7 +89,7 @@ describe.each(storeKinds())('alerts (%s)', (kind) => {
     }
   });
 
-  it('escalates and de-escalates the same alert, then clears it once back at ok for ALERT_CLEAR_AFTER', async () => {
+  it('escalates the same alert at once, de-escalates it after ALERT_CLEAR_AFTER short of critical, clears it after as long at ok', async () => {
     const { sensor_id, prototype_id } = await newSensor();
     const stream = await open(`?sensor_id=${sensor_id}&types=alert`);
     const ofPrototype = await open(`?prototype_id=${prototype_id}&types=alert,measurements`);
@@ -97,10 +98,15 @@ describe.each(storeKinds())('alerts (%s)', (kind) => {
     await measure(sensor_id, 41);
     await measure(sensor_id, 33);
     let [alert] = await alertsOf(sensor_id);
-    expect(alert).toMatchObject({ kind: 'high', severity: 'warning', state: 'active', value: 35, peak: 45, last_value: 33, prototype_id });
+    expect(alert).toMatchObject({ kind: 'high', severity: 'critical', state: 'active', value: 35, peak: 45, last_value: 33, prototype_id });
 
     service.clock.now = NOW + 1000;
     await measure(sensor_id, 25);
+    // Short of critical since NOW (the 33): warning from NOW + ALERT_CLEAR_AFTER on; at ok since NOW + 1 s: cleared a second later.
+    await advanceTo(NOW + MINUTE - 1);
+    expect((await alertsOf(sensor_id))[0].severity).toBe('critical');
+    await advanceTo(NOW + MINUTE);
+    expect((await alertsOf(sensor_id))[0]).toMatchObject({ severity: 'warning', state: 'active' });
     await advanceTo(NOW + 1000 + MINUTE - 1);
     expect((await alertsOf(sensor_id, 'active')).length).toBe(1);
     await advanceTo(NOW + 1000 + MINUTE);
@@ -294,7 +300,9 @@ describe.each(storeKinds())('alerts (%s)', (kind) => {
     const [alert] = await alertsOf(sensor_id);
     expect((await service.request('DELETE', `/sensors/${sensor_id}?cascade=true`)).status).toBe(204);
     expect((await service.get(`/alerts/${alert.alert_id}`)).status).toBe(404);
-    const left = await sql<{ n: number }>`select count(*) as n from alert_levels where sensor_id = ${sensor_id}`.execute(service.store.db);
+    const left = await sql<{ n: number }>`select count(*) as n from alert_levels where sensor_id = ${sensor_id}`.execute(
+      dbOf(service.store),
+    );
     expect(Number(left.rows[0].n)).toBe(0);
   });
 

@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/index.js';
 import { openStore } from '../../src/store/index.js';
 import { startService, type TestService } from '../helpers/service.js';
-import { scratchDatabase, storeKinds } from '../helpers/stores.js';
+import { scratchDatabase, storeKinds, dbOf } from '../helpers/stores.js';
 import { tokenFor } from '../helpers/tokens.js';
 
 const form = (fields: Record<string, string>) => ({
@@ -14,7 +14,7 @@ const form = (fields: Record<string, string>) => ({
 const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString());
 
 const measurementCount = async (service: TestService) =>
-  Number((await sql<{ n: number }>`select count(*) as n from measurements`.execute(service.store.db)).rows[0].n);
+  Number((await sql<{ n: number }>`select count(*) as n from measurements`.execute(dbOf(service.store))).rows[0].n);
 
 describe.each(storeKinds())('AUTH_MODE=enforced (%s)', (kind) => {
   let service: TestService;
@@ -36,7 +36,7 @@ describe.each(storeKinds())('AUTH_MODE=enforced (%s)', (kind) => {
       const res = await service.request('POST', '/users/new/', form({ username: 'root', password: 'first admin' }));
       expect(res.status).toBe(200);
       admin = res.body.access_token;
-      expect(claimsOf(admin)).toMatchObject({ sub: 'root', permissions: 15 });
+      expect(claimsOf(admin)).toMatchObject({ sub: 'root', permissions: 31 });
     });
 
     it('closes the door behind it: the next user needs an admin token', async () => {
@@ -225,7 +225,7 @@ describe.each(storeKinds())('AUTH_MODE=enforced, first users created at the same
     expect(statuses).toEqual([200, 401, 401, 401, 401]);
     const users = await service.store.users.list();
     expect(users).toHaveLength(1);
-    expect(users[0].permissions).toBe(15);
+    expect(users[0].permissions).toBe(31);
   });
 });
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenSecret, tokenService } from '../../src/auth/tokens.js';
 import type { Store } from '../../src/store/index.js';
 import { startService, type TestService } from '../helpers/service.js';
-import { storeKinds } from '../helpers/stores.js';
+import { storeKinds, dbOf } from '../helpers/stores.js';
 
 const sensorBody = (prototype_id: number) => ({
   sensor_type: 'ph',
@@ -26,13 +26,22 @@ const actuatorBody = (sensor_id: number) => ({
 /** Row counts of every table a delete touches: what "nothing was written" compares. */
 async function counts(store: Store) {
   const n = async (table: 'prototypes' | 'sensors' | 'actuators' | 'measurements') =>
-    Number((await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(store.db)).rows[0].n);
+    Number((await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(dbOf(store))).rows[0].n);
   return {
     prototypes: await n('prototypes'),
     sensors: await n('sensors'),
     actuators: await n('actuators'),
     measurements: await n('measurements'),
   };
+}
+
+/** A schema of the OpenAPI document, its `$ref` followed. */
+function resolve(doc: any, schema: any): any {
+  if (!schema.$ref) return schema;
+  return schema.$ref
+    .split('/')
+    .slice(1)
+    .reduce((node: any, key: string) => node[key], doc);
 }
 
 describe.each(storeKinds())('deletes (%s)', (kind) => {
@@ -147,6 +156,8 @@ describe.each(storeKinds())('deletes (%s)', (kind) => {
       expect(res.body.detail).toBe(
         `Sensor ${sensor_id} still has 1 actuator and 3 measurements; delete them first, or add ?cascade=true to delete them with it`,
       );
+      // The counts as data too, for a client that acts on them rather than shows the sentence.
+      expect(res.body.dependents).toEqual({ sensors: 0, actuators: 1, measurements: 3 });
       expect((await del(`/sensors/${sensor_id}?cascade=false`)).status).toBe(409);
       expect(await counts(service.store)).toEqual(before);
       expect((await service.get(`/actuators/${actuator_id}/state`)).status).toBe(200);
@@ -160,6 +171,7 @@ describe.each(storeKinds())('deletes (%s)', (kind) => {
       expect(res.body.detail).toBe(
         `Sensor ${sensor_id} still has 1 measurement; delete them first, or add ?cascade=true to delete them with it`,
       );
+      expect(res.body.dependents).toEqual({ sensors: 0, actuators: 0, measurements: 1 });
     });
 
     it('deletes a sensor with nothing below it without cascade', async () => {
@@ -231,6 +243,7 @@ describe.each(storeKinds())('deletes (%s)', (kind) => {
       expect(res.body.detail).toBe(
         `Prototype ${prototype_id} still has 2 sensors, 1 actuator and 2 measurements; delete them first, or add ?cascade=true to delete them with it`,
       );
+      expect(res.body.dependents).toEqual({ sensors: 2, actuators: 1, measurements: 2 });
       expect(await counts(service.store)).toEqual(before);
     });
 
@@ -291,6 +304,18 @@ describe.each(storeKinds())('deletes (%s)', (kind) => {
       expect(Object.keys(doc.paths[path].delete.responses)).toEqual(expect.arrayContaining(['204', '404', '422']));
     }
     expect(Object.keys(doc.paths['/sensors/{sensor_id}'].delete.responses)).toContain('409');
+  });
+
+  it('documents the counts of a refused delete in the 409 schema of both deletes', async () => {
+    const doc = (await service.get('/openapi.json')).body;
+    for (const path of ['/sensors/{sensor_id}', '/prototypes/{prototype_id}']) {
+      const refused = doc.paths[path].delete.responses['409'];
+      const schema = resolve(doc, refused.content['application/json'].schema);
+      expect(schema.required).toEqual(expect.arrayContaining(['detail', 'dependents']));
+      const dependents = resolve(doc, schema.properties.dependents);
+      expect(Object.keys(dependents.properties).sort()).toEqual(['actuators', 'measurements', 'sensors']);
+      expect(doc.paths[path].delete.description).toContain('`dependents`');
+    }
   });
 });
 

@@ -1,3 +1,4 @@
+import { get } from 'node:http';
 import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { sql } from 'kysely';
@@ -6,7 +7,8 @@ import { tokenSecret, tokenService } from '../../src/auth/tokens.js';
 import type { Store } from '../../src/store/index.js';
 import { startService, type TestService } from '../helpers/service.js';
 import { liveService, openStream, type SseEvent } from '../helpers/sse.js';
-import { storeKinds } from '../helpers/stores.js';
+import { storeKinds, dbOf } from '../helpers/stores.js';
+import { sensorTrustDefaults } from '../helpers/bodies.js';
 
 const NOW = Date.UTC(2026, 10, 22, 12);
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -17,12 +19,13 @@ const SENSOR = {
   threshold_low: 5,
   threshold_high: 7,
   threshold_critically_high: 14,
+  ...sensorTrustDefaults,
 };
 const data = (event: SseEvent) => JSON.parse(event.data);
 /** The events but the alerts, which values beyond the thresholds raise after their own evaluation. */
 const withoutAlerts = (events: readonly SseEvent[]) => events.filter((e) => e.event !== 'alert');
 const measurementCount = async (service: TestService) =>
-  Number((await sql<{ n: number }>`select count(*) as n from measurements`.execute(service.store.db)).rows[0].n);
+  Number((await sql<{ n: number }>`select count(*) as n from measurements`.execute(dbOf(service.store))).rows[0].n);
 
 describe.each(storeKinds())('GET /events (%s)', (kind) => {
   const { service, manual, open } = liveService(kind, NOW, (timers) => ({
@@ -49,7 +52,7 @@ describe.each(storeKinds())('GET /events (%s)', (kind) => {
     expect(stream.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const prototype_id = nextPrototype++;
     await created('/prototypes', { prototype_id, prototype_name: 'events' });
-    expect(data(await stream.next((e) => e.event === 'prototype'))).toEqual({ prototype_id, prototype_name: 'events' });
+    expect(data(await stream.next((e) => e.event === 'prototype'))).toEqual({ prototype_id, prototype_name: 'events', paused_until: null });
 
     const sensor = await created('/sensors/', { ...SENSOR, prototype_id });
     expect(data(await stream.next((e) => e.event === 'sensor'))).toEqual(sensor);
@@ -69,7 +72,10 @@ describe.each(storeKinds())('GET /events (%s)', (kind) => {
       activation_duration: 2,
     });
     const event = data(await stream.next((e) => e.event === 'actuator'));
-    expect(event).toEqual({ actuator, state: { activate: false, status: 'Activation period not elapsed', duration: 2, period: 60 } });
+    expect(event).toEqual({
+      actuator,
+      state: { activate: false, status: 'Activation period not elapsed', reason: 'waiting', duration: 2, period: 60 },
+    });
 
     const [patched] = await (await service.patch('/sensors', [{ sensor_id: sensor.sensor_id, sensor_unit: 'pH units' }])).body;
     const update = data(await stream.next((e) => e.event === 'sensor' && data(e).sensor_unit === 'pH units'));
@@ -181,7 +187,7 @@ describe.each(storeKinds())('GET /events (%s)', (kind) => {
 
     manual.advanceTo(NOW + 60_000);
     const elapsed = await stream.next((e) => data(e).state.activate === true, { from: seen + 1 });
-    expect(data(elapsed).state).toEqual({ activate: true, status: 'OK', duration: 3, period: 60 });
+    expect(data(elapsed).state).toEqual({ activate: true, status: 'OK', reason: 'ok', duration: 3, period: 60 });
     expect(data(elapsed).actuator.actuator_id).toBe(actuator.actuator_id);
 
     // Stale once the reading is older than an hour: from NOW + 1 h + 1 ms.
@@ -324,5 +330,31 @@ describe.each(storeKinds())('GET /events with AUTH_MODE=enforced (%s)', (kind) =
     byHeader.close();
     await expect.poll(() => lines.filter((l) => l.includes('"url":"/events?types=sensor&access_token=[redacted]"')).length).toBe(1);
     expect(lines.some((l) => l.includes(reader) || l.includes(device) || l.includes('forged'))).toBe(false);
+  });
+
+  it('never logs the token under a name that decodes to access_token, however it is encoded', async () => {
+    const reader = await tokenFor(service.store, 'encoded reader', 2);
+    const { port } = new URL(service.url);
+    /** The request target sent exactly as written (a URL object would drop what follows `#`). */
+    const statusOf = (path: string) =>
+      new Promise<number>((resolve, reject) => {
+        const request = get({ host: '127.0.0.1', port: Number(port), path, agent: false }, (response) => {
+          resolve(response.statusCode ?? 0);
+          request.destroy();
+        });
+        request.once('error', reject);
+      });
+    const accepted = ['access%5Ftoken', 'access%5ftoken', '%61ccess_token', '%61%63%63%65%73%73%5F%74%6F%6B%65%6E', 'access_%74oken'];
+    for (const name of accepted) {
+      expect(await statusOf(`/events?types=sensor&${name}=${reader}`), name).toBe(200);
+      await expect.poll(() => lines.some((l) => l.includes(`"url":"/events?types=sensor&${name}=[redacted]"`))).toBe(true);
+    }
+    // The router starts the query at `#` too.
+    expect(await statusOf(`/events#access%5Ftoken=${reader}`)).toBe(200);
+    await expect.poll(() => lines.some((l) => l.includes('"url":"/events#access%5Ftoken=[redacted]"'))).toBe(true);
+    // Not a name the authentication takes, but redacted all the same.
+    expect(await statusOf(`/events?ACCESS%5FTOKEN=${reader}`)).toBe(401);
+    await expect.poll(() => lines.some((l) => l.includes('"url":"/events?ACCESS%5FTOKEN=[redacted]"'))).toBe(true);
+    expect(lines.filter((l) => l.includes(reader))).toEqual([]);
   });
 });

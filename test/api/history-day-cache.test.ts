@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DAY, HOUR } from '../../src/history/sizes.js';
+import { DAY, HOUR } from '../../src/domain/bucket-sizes.js';
 import { aggregateOfRows, type MeasurementRow } from '../helpers/history.js';
 import { startService, type TestService } from '../helpers/service.js';
 import { storeKinds } from '../helpers/stores.js';

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bucketStart, HOUR } from '../../src/history/sizes.js';
+import { bucketStart, HOUR } from '../../src/domain/bucket-sizes.js';
 import { aggregateOfRows, type MeasurementRow } from '../helpers/history.js';
 import { phSensorBody } from '../helpers/bodies.js';
 import { startService, type TestService } from '../helpers/service.js';
-import { storeKinds } from '../helpers/stores.js';
+import { storeKinds, dbOf } from '../helpers/stores.js';
 
 type Row = MeasurementRow;
 
@@ -126,6 +126,29 @@ describe.each(storeKinds())('GET /measurements/{id}/aggregate (%s)', (kind) => {
     expect(res.body.detail.some((d: { loc: string[] }) => d.loc[0] === 'query' && d.loc[1] === field)).toBe(true);
   });
 
+  it.each([
+    ['in months, which have no fixed length', 'P1M', /no fixed length.*days.*P30D/],
+    ['in years', 'P1Y', /no fixed length.*days.*P30D/],
+    ['of ten thousand years', 'P10000Y', /no fixed length.*days.*P30D/],
+    ['longer than the years 1 to 9999', 'P3653000D', /at most the span of the years 1 to 9999/],
+    // 10,000 years in days: the bucket holding 2026 starts in 1970 and would end in 11963.
+    ['whose bucket would end after the year 9999', 'P3650000D', /end after the year 9999 \(the last would end in the year 11963\)/],
+  ])('refuses a bucket %s with 422 naming the bucket', async (_name, bucket, msg) => {
+    const res = await service.get(`/measurements/1/aggregate?bucket=${bucket}`);
+    expect(res.status).toBe(422);
+    expect(res.body.detail).toEqual([{ loc: ['query', 'bucket'], msg: expect.stringMatching(msg), type: expect.any(String) }]);
+  });
+
+  it('still reads months in time_delta as 30 days, and judges a long window by the buckets that hold data', async () => {
+    const month = await service.get('/measurements/1/aggregate?bucket=1d&time_delta=P1M');
+    expect(month.status).toBe(200);
+    expect(month.body).toEqual(expected(rows, 24 * HOUR));
+    // 30 days align on 1970-01-01: the bucket holding 0001-01-01 starts before the year 1, but holds no data.
+    const months = await service.get('/measurements/1/aggregate?bucket=P30D&start_time=0001-01-01T00:00:00Z');
+    expect(months.status).toBe(200);
+    expect(months.body).toEqual(expected(rows, 30 * 24 * HOUR));
+  });
+
   it('keeps the buckets exact when a measurement is deleted, and removes them with a sensor (cascade)', async () => {
     const sensor = await service.post('/sensors/', phSensorBody);
     expect(sensor.status).toBe(200);
@@ -142,7 +165,7 @@ describe.each(storeKinds())('GET /measurements/{id}/aggregate (%s)', (kind) => {
       const res = await service.get(`/measurements/${id}/aggregate?bucket=${bucket}`);
       expect(res.body, bucket).toMatchObject([{ count: 2, min: 1, max: 4, mean: 2.5, first: 1, last: 4 }]);
     }
-    const buckets = () => service.store.db.selectFrom('history_buckets').select('start_ms').where('sensor_id', '=', id).execute();
+    const buckets = () => dbOf(service.store).selectFrom('history_buckets').select('start_ms').where('sensor_id', '=', id).execute();
     expect(await buckets()).toHaveLength(3);
     expect((await service.request('DELETE', `/sensors/${id}`)).status).toBe(409);
     expect(await buckets()).toHaveLength(3);

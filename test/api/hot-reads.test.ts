@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { type Config, loadConfig, storeOptions } from '../../src/config.js';
+import { type Config, loadConfig, storeOptions } from '../../src/config/index.js';
+import { changeBus } from '../../src/core/bus.js';
 import { openStore, type PolledReads, type Store } from '../../src/store/index.js';
 import { type ScratchDatabase, scratchDatabase, storeKinds } from '../helpers/stores.js';
 
@@ -38,8 +39,10 @@ describe.each(storeKinds())('polled reads answered in front of the pipeline (%s)
       actuator: (id) => (calls.actuator++, polled.actuator(id)),
     };
     const now = () => NOW;
-    hot = await buildApp(config, { ...store, polled: counted }, { now, logger: false });
-    plain = await buildApp(config, store, { now, logger: false, hotReads: false });
+    // One bus: both apps hear every commit, as one process would (SQLite serves one process).
+    const bus = changeBus();
+    hot = await buildApp(config, { ...store, polled: counted }, { now, logger: false, bus });
+    plain = await buildApp(config, store, { now, logger: false, hotReads: false, bus });
     hotUrl = await listen(hot);
     plainUrl = await listen(plain);
 
@@ -102,9 +105,10 @@ describe.each(storeKinds())('polled reads answered in front of the pipeline (%s)
     calls.actuator = 0;
     expect((await fetch(`${hotUrl}/measurements/1/last`)).status).toBe(200);
     expect((await fetch(`${hotUrl}/actuators/6/state`)).status).toBe(200);
-    expect(calls).toEqual({ lastMeasurement: 2, actuator: 1 });
+    // The state is decided on the inputs kept in memory: no store read for it at all.
+    expect(calls).toEqual({ lastMeasurement: 1, actuator: 0 });
     const decision = await (await fetch(`${hotUrl}/actuators/6/state`)).json();
-    expect(decision).toEqual({ activate: true, status: 'OK', duration: 2.5, period: 0 });
+    expect(decision).toEqual({ activate: true, status: 'OK', reason: 'ok', duration: 2.5, period: 0 });
   });
 
   it('sends every request through the pipeline when tokens are checked', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../helpers/service.js';
-import { storeKinds } from '../helpers/stores.js';
+import { storeKinds, dbOf } from '../helpers/stores.js';
 import { phSensorBody } from '../helpers/bodies.js';
 
 const NOW = Date.UTC(2026, 10, 22, 12);
@@ -105,10 +105,10 @@ describe.each(storeKinds())('input limits (%s)', (kind) => {
       await expect(service.store.ingest([{ sensor_id: sensor, value: Infinity, timestamp: NOW }])).rejects.toThrow();
       await expect(service.store.ingest([{ sensor_id: sensor, value: Number.NaN, timestamp: NOW }])).rejects.toThrow();
       await expect(
-        service.store.db.updateTable('sensors').set({ threshold_critically_high: -Infinity }).where('sensor_id', '=', sensor).execute(),
+        dbOf(service.store).updateTable('sensors').set({ threshold_critically_high: -Infinity }).where('sensor_id', '=', sensor).execute(),
       ).rejects.toThrow();
       await expect(
-        service.store.db.updateTable('actuators').set({ activation_period: Infinity }).where('actuator_id', '=', actuator).execute(),
+        dbOf(service.store).updateTable('actuators').set({ activation_period: Infinity }).where('actuator_id', '=', actuator).execute(),
       ).rejects.toThrow();
       const last = await service.get(`/measurements/${sensor}/last`);
       expect(last.status === 404 || Number.isFinite(last.body.value)).toBe(true);

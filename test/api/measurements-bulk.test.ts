@@ -2,7 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../helpers/service.js';
-import { storeKinds } from '../helpers/stores.js';
+import { storeKinds, dbOf, dialectOf } from '../helpers/stores.js';
 
 const HEADER =
   'Sensor ID,Sensor Type,Sensor Value,Timestamp,Threshold Critically Low,Threshold Low,Threshold High,Threshold Critically High';
@@ -81,8 +81,8 @@ describe.each(storeKinds())('export and synthetic data (%s)', (kind) => {
       expect(four.slice(0, 6000).map((r) => Number(r['Sensor Value']))).toEqual(Array.from({ length: 6000 }, (_, i) => i));
       expect(rows.findIndex((r) => r['Sensor ID'] === '4')).toBe(7000);
       // Leave the store as the other tests expect it.
-      await sql`delete from measurements where sensor_id = 3 or (sensor_id = 4 and timestamp < ${service.store.dialect.time(NOW - 2000)})`.execute(
-        service.store.db,
+      await sql`delete from measurements where sensor_id = 3 or (sensor_id = 4 and timestamp < ${dialectOf(service.store).time(NOW - 2000)})`.execute(
+        dbOf(service.store),
       );
     });
 
@@ -158,14 +158,14 @@ describe.each(storeKinds())('export and synthetic data (%s)', (kind) => {
       // A real failure inside the transaction, after the delete and some inserts.
       if (kind === 'sqlite') {
         await sql`create trigger fail_midway before insert on measurements when (select count(*) from measurements) >= 100 begin select raise(abort, 'disk full'); end`.execute(
-          service.store.db,
+          dbOf(service.store),
         );
       } else {
         await sql`create function fail_midway() returns trigger language plpgsql as $$ begin if (select count(*) from measurements) >= 100 then raise exception 'disk full'; end if; return new; end $$`.execute(
-          service.store.db,
+          dbOf(service.store),
         );
         await sql`create trigger fail_midway before insert on measurements for each statement execute function fail_midway()`.execute(
-          service.store.db,
+          dbOf(service.store),
         );
       }
       try {
@@ -174,7 +174,7 @@ describe.each(storeKinds())('export and synthetic data (%s)', (kind) => {
         expect(res.body).toEqual({ detail: 'Internal Server Error' });
         expect((await exportCsv()).text).toBe(before);
       } finally {
-        await sql`drop trigger fail_midway${kind === 'postgres' ? sql` on measurements` : sql``}`.execute(service.store.db);
+        await sql`drop trigger fail_midway${kind === 'postgres' ? sql` on measurements` : sql``}`.execute(dbOf(service.store));
       }
     });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BucketLayout, bucketCount } from '../../src/domain/buckets.js';
-import { bucketCeil, bucketStart, keptSizeDividing, sizeFittingIn } from '../../src/history/sizes.js';
+import { bucketCeil, bucketStart, keptSizeDividing, sizeFittingIn } from '../../src/domain/bucket-sizes.js';
 import type { MeasurementRow } from '../helpers/history.js';
 import { startService, type TestService } from '../helpers/service.js';
 import { storeKinds } from '../helpers/stores.js';
@@ -14,7 +14,7 @@ const ms = (r: Row) => Date.parse(r.timestamp);
 type Bucketing = (t: number) => number | string;
 
 /**
- * The documented choice (API.md §10, README): the kept buckets when the window's whole buckets of
+ * The documented choice (docs/api.md §10): the kept buckets when the window's whole buckets of
  * the chosen size read fewer rows than the raw rows they hold, each giving its extremes and the
  * partial buckets at the edges theirs; otherwise max_points/2 equal spans over the rows.
  */

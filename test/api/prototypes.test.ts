@@ -12,15 +12,32 @@ describe.each(storeKinds())('prototypes (%s)', (kind) => {
   it('lists the default prototype created on first start', async () => {
     const res = await service.get('/prototypes');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual([{ prototype_id: 0, prototype_name: 'default_prototype' }]);
+    expect(res.body).toEqual([{ prototype_id: 0, prototype_name: 'default_prototype', paused_until: null }]);
   });
 
   it('creates a prototype with 200 and reads it back', async () => {
     const res = await service.post('/prototypes', { prototype_id: 7, prototype_name: 'Serre Nord 🌱', extra: 'ignored' });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ prototype_id: 7, prototype_name: 'Serre Nord 🌱' });
-    expect((await service.get('/prototypes/7')).body).toEqual({ prototype_id: 7, prototype_name: 'Serre Nord 🌱' });
+    expect(res.body).toEqual({ prototype_id: 7, prototype_name: 'Serre Nord 🌱', paused_until: null });
+    expect((await service.get('/prototypes/7')).body).toEqual({ prototype_id: 7, prototype_name: 'Serre Nord 🌱', paused_until: null });
     expect((await service.get('/prototypes/7/')).status).toBe(200);
+  });
+
+  it('renames a prototype with PATCH; 404 for an unknown one, 422 for a bad name and nothing written', async () => {
+    await service.post('/prototypes', { prototype_id: 70, prototype_name: 'before' });
+    const renamed = await service.patch('/prototypes/70', { prototype_name: 'Tank Süd 🌿' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toEqual({ prototype_id: 70, prototype_name: 'Tank Süd 🌿', paused_until: null });
+    expect((await service.get('/prototypes/70')).body.prototype_name).toBe('Tank Süd 🌿');
+    const missing = await service.patch('/prototypes/404', { prototype_name: 'x' });
+    expect(missing.status).toBe(404);
+    expect(await service.store.prototypes.exists(404)).toBe(false);
+    for (const body of [{ prototype_name: '' }, { prototype_name: 'x'.repeat(201) }, {}]) {
+      const bad = await service.patch('/prototypes/70', body);
+      expect(bad.status).toBe(422);
+      expect(bad.body.detail[0].loc[0]).toBe('body');
+    }
+    expect((await service.get('/prototypes/70')).body.prototype_name).toBe('Tank Süd 🌿');
   });
 
   it('accepts a numeric string id', async () => {

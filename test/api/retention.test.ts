@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { DAY } from '../../src/history/sizes.js';
-import { retentionJob } from '../../src/services/retention.js';
+import { loadConfig } from '../../src/config/index.js';
+import { DAY } from '../../src/domain/bucket-sizes.js';
+import { retentionJob } from '../../src/history/retention-job.js';
 import { openStore } from '../../src/store/index.js';
 import { startService, type TestService } from '../helpers/service.js';
 import { storeKinds } from '../helpers/stores.js';
@@ -12,7 +12,7 @@ const iso = (t: number) => new Date(t).toISOString();
 function recordingLog() {
   const lines: { details: object; message: string }[] = [];
   const push = (details: object, message: string) => lines.push({ details, message });
-  return { lines, info: push, error: push };
+  return { lines, info: push, warn: push, error: push };
 }
 
 describe.each(storeKinds())('retention of raw measurements (%s)', (kind) => {

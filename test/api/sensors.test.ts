@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../helpers/service.js';
 import { storeKinds } from '../helpers/stores.js';
+import { sensorTrustDefaults } from '../helpers/bodies.js';
 
 const phSensor = {
   sensor_type: 'ph',
@@ -35,6 +36,7 @@ describe.each(storeKinds())('sensors (%s)', (kind) => {
         threshold_low: 1,
         threshold_high: 2,
         threshold_critically_high: 3,
+        ...sensorTrustDefaults,
       },
       {
         sensor_id: 2,
@@ -45,6 +47,7 @@ describe.each(storeKinds())('sensors (%s)', (kind) => {
         threshold_low: 4,
         threshold_high: 7,
         threshold_critically_high: 10,
+        ...sensorTrustDefaults,
       },
       {
         sensor_id: 3,
@@ -55,6 +58,7 @@ describe.each(storeKinds())('sensors (%s)', (kind) => {
         threshold_low: 10,
         threshold_high: 30,
         threshold_critically_high: 40,
+        ...sensorTrustDefaults,
       },
     ]);
   });
@@ -62,13 +66,38 @@ describe.each(storeKinds())('sensors (%s)', (kind) => {
   it('creates a sensor with 200 and a server-assigned id, with and without the trailing slash', async () => {
     const res = await service.post('/sensors/', { ...phSensor, prototype_id: 1, unknown: true });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ...phSensor, prototype_id: 1, sensor_id: expect.any(Number) });
+    expect(res.body).toEqual({ ...phSensor, ...sensorTrustDefaults, prototype_id: 1, sensor_id: expect.any(Number) });
     const again = await service.post('/sensors', { ...phSensor, prototype_id: '1', threshold_low: '5' });
     expect(again.status).toBe(200);
     expect(again.body.threshold_low).toBe(5);
     expect(again.body.sensor_id).toBeGreaterThan(res.body.sensor_id);
     const listed = await sensorsOf(1);
     expect(listed.map((s: { sensor_id: number }) => s.sensor_id)).toEqual([res.body.sensor_id, again.body.sensor_id]);
+  });
+
+  it('keeps an optional sensor_name on create, patch and read; 422 for a bad one, nothing written', async () => {
+    const created = await service.post('/sensors/', { ...phSensor, prototype_id: 1, sensor_name: 'Tank pH' });
+    expect(created.status).toBe(200);
+    expect(created.body.sensor_name).toBe('Tank pH');
+    const id = created.body.sensor_id;
+    const named = async () => (await sensorsOf(1)).find((s: { sensor_id: number }) => s.sensor_id === id).sensor_name;
+    expect(await named()).toBe('Tank pH');
+    expect((await service.post('/sensors/', { ...phSensor, prototype_id: 1 })).body.sensor_name).toBeNull();
+    const renamed = await service.patch('/sensors', [{ sensor_id: id, sensor_name: 'Main pH' }]);
+    expect(renamed.status).toBe(200);
+    expect(renamed.body[0].sensor_name).toBe('Main pH');
+    // A patch that leaves the name out keeps it; null takes it away.
+    expect((await service.patch('/sensors', [{ sensor_id: id, sensor_unit: 'pH' }])).body[0].sensor_name).toBe('Main pH');
+    const before = (await sensorsOf(1)).length;
+    for (const sensor_name of ['', 'x'.repeat(101)]) {
+      const bad = await service.post('/sensors/', { ...phSensor, prototype_id: 1, sensor_name });
+      expect(bad.status).toBe(422);
+      expect(bad.body.detail[0].loc).toContain('sensor_name');
+      expect((await service.patch('/sensors', [{ sensor_id: id, sensor_name }])).status).toBe(422);
+    }
+    expect((await sensorsOf(1)).length).toBe(before);
+    expect(await named()).toBe('Main pH');
+    expect((await service.patch('/sensors', [{ sensor_id: id, sensor_name: null }])).body[0].sensor_name).toBeNull();
   });
 
   it('accepts equal thresholds', async () => {

@@ -1,6 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../helpers/service.js';
+import { dbOf } from '../helpers/stores.js';
 
 /** A client that trickles a request one byte at a time and records what it got back, and what it had not sent yet when closed. */
 function slowClient(port: number, head: string, request: string, everyMs: number) {
@@ -61,7 +62,7 @@ describe('slow clients', { timeout: 120_000 }, () => {
       expect(client.unsent()).toBeGreaterThan(0);
     }
     // None of the trickled measurements was stored: only the ordinary ones.
-    const stored = await service.store.db.selectFrom('measurements').select('value').where('sensor_id', '=', 1).execute();
+    const stored = await dbOf(service.store).selectFrom('measurements').select('value').where('sensor_id', '=', 1).execute();
     expect(stored.every((row) => row.value === 2)).toBe(true);
   });
 });

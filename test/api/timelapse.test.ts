@@ -25,6 +25,12 @@ interface Metadata {
 
 const mode = (path: string) => statSync(path).mode & 0o777;
 
+/** The bytes of every file below a folder. */
+const bytesUnder = (folder: string): number =>
+  readdirSync(folder, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile())
+    .reduce((sum, entry) => sum + statSync(join(entry.parentPath, entry.name)).size, 0);
+
 /** For the cases that count no capture: those that do start a camera of their own. */
 let camera: CameraStandIn;
 beforeAll(async () => {
@@ -322,6 +328,104 @@ describe.concurrent.each(storeKinds())('timelapses (%s)', (kind) => {
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
+  });
+
+  describe('TIMELAPSE_MAX_BYTES bounds the disk all timelapses use', () => {
+    const usedIn = (detail: string) => Number(/\((\d+) bytes\)/.exec(detail)?.[1]);
+
+    it('refuses a new one past it with 507 and starts nothing, measured again at start; a delete makes room', async () => {
+      const database = await databaseOf(kind);
+      const folder = mkdtempSync(join(tmpdir(), 'sensorhub-timelapse-test-'));
+      // A camera of its own: the case counts its captures.
+      const ownCamera = await startCamera();
+      const maxBytes = 12_000;
+      const env = { PICTURE_SOURCE: ownCamera.url, PICTURE_CACHE_MS: '0', TIMELAPSE_DIR: folder, TIMELAPSE_MAX_BYTES: String(maxBytes) };
+      try {
+        const first = await startService(kind, { database, env });
+        const ids: string[] = [];
+        let refused: { status: number; body: { detail: string } };
+        try {
+          // Start, take a frame, stop, wait for the video: until the timelapses fill the bound.
+          for (;;) {
+            const res = await first.post('/timelapse/start', { frequency: 1, duration: 600, framerate: 1 });
+            if (res.status !== 200) {
+              refused = res;
+              break;
+            }
+            const { id } = res.body.metadata;
+            ids.push(id);
+            expect(ids.length).toBeLessThan(20);
+            await inRealTime(async () => ((await first.get('/timelapse/status')).body.metadata.frames >= 1 ? true : undefined), 'a frame');
+            expect((await first.post('/timelapse/stop')).status).toBe(200);
+            await readyOne(first, id);
+          }
+          expect(ids.length).toBeGreaterThanOrEqual(1);
+          expect(refused.status).toBe(507);
+          expect(refused.body.detail).toMatch(/TIMELAPSE_MAX_BYTES/);
+          expect(refused.body.detail).toMatch(/delet/i);
+          expect(usedIn(refused.body.detail)).toBeGreaterThanOrEqual(maxBytes);
+          // Nothing was started: no folder, no entry, nothing running, no capture.
+          const served = ownCamera.served;
+          const again = await first.post('/timelapse/start', { frequency: 1, duration: 600, framerate: 1 });
+          expect(again.status).toBe(507);
+          expect(readdirSync(folder).sort()).toEqual([...ids].sort());
+          expect((await list(first)).map((m) => m.id).sort()).toEqual([...ids].sort());
+          expect((await first.get('/timelapse/status')).body.running).toBe(false);
+          expect(ownCamera.served).toBe(served);
+        } finally {
+          await first.close();
+        }
+
+        // A service started on the same folder measures it: the bytes it reports are those on disk.
+        const second = await startService(kind, { database, env });
+        try {
+          const res = await second.post('/timelapse/start', { frequency: 1, duration: 600, framerate: 1 });
+          expect(res.status).toBe(507);
+          expect(usedIn(res.body.detail)).toBe(bytesUnder(folder));
+          // Deleting the oldest makes room, and the next start works.
+          expect((await second.request('DELETE', `/timelapse/${ids[0]}`)).status).toBe(204);
+          expect(existsSync(join(folder, ids[0]))).toBe(false);
+          const started = await second.post('/timelapse/start', { frequency: 1, duration: 600, framerate: 1 });
+          expect(started.status).toBe(200);
+          expect(existsSync(join(folder, started.body.metadata.id))).toBe(true);
+          expect((await second.request('DELETE', `/timelapse/${started.body.metadata.id}`)).status).toBe(204);
+        } finally {
+          await second.close();
+        }
+      } finally {
+        await ownCamera.close();
+        rmSync(folder, { recursive: true, force: true });
+      }
+    });
+
+    it('stops a running timelapse at the frame that reaches it, and makes its video of the frames taken', async () => {
+      const maxBytes = 8_000;
+      await withService({ TIMELAPSE_MAX_BYTES: String(maxBytes) }, async (s, folder) => {
+        const { id } = (await s.post('/timelapse/start', { frequency: 1, duration: 600, framerate: 2 })).body.metadata;
+        const status = await inRealTime(async () => {
+          const body = (await s.get('/timelapse/status')).body;
+          return body.running ? undefined : body;
+        }, 'the timelapse to stop at the bound');
+        expect(status.metadata).toMatchObject({ id });
+        const done = await readyOne(s, id);
+        expect(framesOnDisk(folder, id)).toBe(done.frames);
+        expect(done.frames).toBeGreaterThanOrEqual(2);
+        expect(done.frames + done.failed_frames).toBeLessThan(600);
+        // It stopped at the first frame that reached the bound: without that frame it was below.
+        const frames = readdirSync(join(folder, id, 'frames'))
+          .sort()
+          .map((name) => statSync(join(folder, id, 'frames', name)).size);
+        const framesBytes = frames.reduce((a, b) => a + b, 0);
+        expect(framesBytes + statSync(join(folder, id, 'metadata.json')).size).toBeGreaterThanOrEqual(maxBytes);
+        expect(framesBytes - frames.at(-1)!).toBeLessThan(maxBytes);
+        writeFileSync(join(folder, 'v.mp4'), Buffer.from(await (await fetch(`${s.url}/timelapse/${id}/download`)).arrayBuffer()));
+        expect(probeVideo(join(folder, 'v.mp4')).frames).toBe(done.frames);
+        // And no new one starts until room is made.
+        const refused = await s.post('/timelapse/start', { frequency: 1, duration: 600, framerate: 2 });
+        expect(refused.status).toBe(507);
+        expect(readdirSync(folder).filter((name) => name !== 'v.mp4')).toEqual([id]);
+      });
+    });
   });
 
   describe('refuses a bad configuration with 422 and writes nothing', () => {

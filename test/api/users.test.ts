@@ -3,7 +3,7 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { argon2id } from '../../src/auth/passwords.js';
 import { startService, type TestService } from '../helpers/service.js';
-import { storeKinds } from '../helpers/stores.js';
+import { storeKinds, dbOf } from '../helpers/stores.js';
 
 const form = (fields: Record<string, string>) => ({
   raw: new URLSearchParams(fields).toString(),
@@ -25,7 +25,8 @@ describe.each(storeKinds())('users and tokens, open mode (%s)', (kind) => {
   afterAll(() => service?.close());
 
   const login = (fields: Record<string, string>) => service.request('POST', '/token', form(fields));
-  const usersRows = async () => (await sql<Record<string, unknown>>`select * from users order by username`.execute(service.store.db)).rows;
+  const usersRows = async () =>
+    (await sql<Record<string, unknown>>`select * from users order by username`.execute(dbOf(service.store))).rows;
 
   it('creates a user from a form and answers 200 with a bearer token', async () => {
     const res = await service.request('POST', '/users/new/', form({ username: 'ana', password: 'correct horse' }));

@@ -48,9 +48,10 @@ describe.each(storeKinds())('existing clients against the service (%s)', (kind) 
   });
 
   it('a pump controller polls, runs, reports with an empty form body, and waits one period', async () => {
-    // The default acid pump (actuator 1) watches the ec sensor (1): low, period 5 s, duration 2 s.
-    // A condition of 1.5 with a reading of 1.2 makes it want to run.
-    expect((await call('PATCH', '/actuators', json([{ actuator_id: 1, condition_value: 1.5 }]))).status).toBe(200);
+    // The default acid pump (actuator 1), set as the original seeded it: on the ec sensor (1), low,
+    // period 5 s, duration 2 s, enabled. A condition of 1.5 with a reading of 1.2 makes it want to run.
+    const original = { sensor_id: 1, activation_condition: 'low', activation_period: 5, enabled: true };
+    expect((await call('PATCH', '/actuators', json([{ actuator_id: 1, ...original, condition_value: 1.5 }]))).status).toBe(200);
     expect((await call('POST', '/measurements', json({ value: 1.2, sensor_id: '1' }))).status).toBe(200);
 
     // The controller's loop, one poll a second for 30 s of service time.
@@ -160,9 +161,12 @@ describe.each(storeKinds())('existing clients against the service (%s)', (kind) 
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     const saved = (await res.json()) as Actuator[];
-    // The edits are kept; last_activated is the pump's report, not the dashboard's stale copy.
+    // The edits are kept; last_activated and last_polled are the pump's poll and report (the
+    // controller's contact), not the dashboard's stale copies.
+    const contact = new Date(start + 110_000).toISOString();
+    expect(given[0].last_polled).not.toBe(contact);
     expect(saved).toEqual(
-      given.map((a) => ({ ...a, condition_value: 1.0, actuator_name: 'acid', last_activated: new Date(start + 110_000).toISOString() })),
+      given.map((a) => ({ ...a, condition_value: 1.0, actuator_name: 'acid', last_activated: contact, last_polled: contact })),
     );
     expect(await readJson<Actuator[]>('/actuators/0')).toEqual(saved);
     // So the pump is still waiting out its period.

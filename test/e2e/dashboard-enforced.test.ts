@@ -114,7 +114,7 @@ describe('dashboard in a real browser (enforced mode)', () => {
     await page.goto(`${service.url}/ui/#/settings`);
     const form = page.locator('[data-actuator-form="1"]');
     await form.waitFor();
-    for (const name of ['Save', 'Disable', 'Delete']) expect(await form.getByRole('button', { name }).isDisabled(), name).toBe(true);
+    for (const name of ['Save', 'Enable', 'Delete']) expect(await form.getByRole('button', { name }).isDisabled(), name).toBe(true);
     expect(await form.getByLabel('Period (s)').isDisabled()).toBe(true);
     expect(await page.locator('[data-sensor-form="1"]').getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
     // Nothing to create with: the forms for new sensors and actuators are not shown at all.

@@ -76,11 +76,12 @@ describe.each(storeKinds())('dashboard in a real browser (open mode, %s)', (kind
         if (name === 'overview') {
           await page.locator('.overview[data-loaded]').waitFor();
           await expect.poll(() => page.locator('.sensor .value[data-value]').count()).toBe(3);
-          expect(await page.getByRole('combobox', { name: 'Prototype' }).isVisible()).toBe(true);
+          expect(await page.getByRole('combobox', { name: 'Tank' }).isVisible()).toBe(true);
           // The Alerts page is offered where the service has alerts, and only there.
           const { features } = (await service.get('/ui/settings.json')).body;
           expect(await page.getByRole('link', { name: 'Alerts' }).count()).toBe(features.alerts ? 1 : 0);
-          expect(await page.locator('.actuator .decision').first().textContent()).toMatch(/condition|Wait|Run/);
+          // The decision in words (the seeded pump comes disabled).
+          expect(await page.locator('.actuator .decision').first().textContent()).toMatch(/condition|Wait|Run|disabled/);
           await expect.poll(() => page.locator('.sparkline').count()).toBe(3);
         }
         if (name === 'charts') await page.locator('.chart canvas').waitFor();
@@ -100,6 +101,8 @@ describe.each(storeKinds())('dashboard in a real browser (open mode, %s)', (kind
   }
 
   it('updates values, levels, sparklines and decisions on the open overview from the event stream, without polling', async () => {
+    // The seeded acid pump (pH above 6.5) comes disabled: enable it, with no period to wait out.
+    expect((await service.patch('/actuators', [{ actuator_id: 1, enabled: true, activation_period: 0 }])).status).toBe(200);
     const { context, page, record } = await openPage(browser);
     const stream = page.waitForResponse((response) => new URL(response.url()).pathname === '/events');
     await page.goto(at('overview'));
@@ -107,9 +110,11 @@ describe.each(storeKinds())('dashboard in a real browser (open mode, %s)', (kind
     await ec.waitFor();
     await expect.poll(() => page.locator('.sparkline').count()).toBe(3);
     expect((await stream).status()).toBe(200);
+    // Two streams: the overview's, of its tank, and the header's, of every tank's alerts (its count).
+    await expect.poll(() => record.requestsTo('/events').length).toBe(2);
     const events = record.requestsTo('/events');
-    expect(events).toHaveLength(1);
-    expect(events[0].searchParams.get('prototype_id')).toBe('0');
+    expect(events.map((url) => url.searchParams.get('prototype_id')).sort()).toEqual(['0', null]);
+    expect(events.find((url) => !url.searchParams.has('prototype_id'))?.searchParams.get('types')).toBe('alert');
     const loaded = record.requests.length;
     const sparkline = page.locator('[data-sensor-id="1"] .sparkline path');
     const dayBefore = await sparkline.getAttribute('d');
@@ -120,11 +125,12 @@ describe.each(storeKinds())('dashboard in a real browser (open mode, %s)', (kind
     expect(await page.locator('[data-sensor-id="1"] .badge').textContent()).toBe('high');
     await expect.poll(() => sparkline.getAttribute('d')).not.toBe(dayBefore);
 
-    // Below 0 the acid pump's rule is met: its decision changes through an actuator event.
-    expect((await service.post('/measurements', { sensor_id: 1, value: -0.5 })).status).toBeLessThan(300);
+    // pH above 6.5 meets the acid pump's rule: its decision changes through an actuator event.
     const decision = page.locator('[data-actuator-id="1"] .decision');
+    expect(await decision.textContent()).not.toBe('Run now: condition met');
+    expect((await service.post('/measurements', { sensor_id: 2, value: 10.5 })).status).toBeLessThan(300);
     await expect.poll(() => decision.textContent(), { timeout: LIVE_WAIT_MS, interval: 100 }).toBe('Run now: condition met');
-    expect(await page.locator('[data-sensor-id="1"] .badge').textContent()).toBe('critically low');
+    await expect.poll(() => page.locator('[data-sensor-id="2"] .badge').textContent(), { timeout: LIVE_WAIT_MS }).toBe('critically high');
 
     // Everything came through the one stream: no request since the page loaded, no reload.
     expect(record.requests.slice(loaded).map(String)).toEqual([]);
@@ -219,7 +225,7 @@ describe.each(storeKinds())('dashboard in a real browser (open mode, %s)', (kind
     const card = page.locator(`[data-sensor-id="${created.sensor_id}"]`);
     await card.waitFor();
     expect(await card.locator('.badge').textContent()).toBe('no data');
-    expect(await card.locator('.meta').textContent()).toBe('No measurement yet');
+    expect(await card.locator('.meta').textContent()).toBe('No measurement yet: connect its device.');
     // Its device starts reporting, so the later pages have data for every sensor.
     expect((await service.post('/measurements', { sensor_id: created.sensor_id, value: 7.2 })).status).toBeLessThan(300);
     expect(record.errors).toEqual([]);

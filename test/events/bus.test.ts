@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Changes, changeBus } from '../../src/events/bus.js';
+import { type Changes, changeBus } from '../../src/core/bus.js';
 
 const ROWS = [{ measurement_id: 1, sensor_id: 2, value: 3.5, timestamp: 1_000 }];
 
@@ -49,7 +49,9 @@ describe('bus of committed changes', () => {
       throw new Error('listener broke');
     });
     bus.subscribe('prototype', (change) => heard.push(change.action === 'created' ? change.prototype.prototype_id : -1));
-    expect(() => bus.publish('prototype', { action: 'created', prototype: { prototype_id: 7, prototype_name: 'tank' } })).not.toThrow();
+    expect(() =>
+      bus.publish('prototype', { action: 'created', prototype: { prototype_id: 7, prototype_name: 'tank', paused_until: null } }),
+    ).not.toThrow();
     expect(heard).toEqual([7]);
     expect(failures).toHaveLength(1);
     expect((failures[0][0] as Error).message).toBe('listener broke');

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { changeBus } from '../../src/events/bus.js';
-import { decisionWatcher } from '../../src/events/decision-watcher.js';
+import { changeBus } from '../../src/core/bus.js';
+import { decisionWatcher } from '../../src/actuators/decision-watcher.js';
 import type { StoredActuator, StoredMeasurement } from '../../src/store/index.js';
 import { manualTimers } from '../helpers/manual-timers.js';
+import { sensorTrustDefaults, storedActuatorSafety } from '../helpers/bodies.js';
+import { decisionInputs } from '../../src/actuators/decision-inputs.js';
 
 const NOW = Date.UTC(2026, 10, 22, 12);
 /** Runs while its sensor (1) reads above 7. */
@@ -17,6 +19,7 @@ const PUMP: StoredActuator = {
   activation_duration: 2,
   enabled: true,
   last_activated: NOW - 60_000,
+  ...storedActuatorSafety,
 };
 const reading = (measurement_id: number, value: number, ago: number): StoredMeasurement => ({
   measurement_id,
@@ -27,7 +30,8 @@ const reading = (measurement_id: number, value: number, ago: number): StoredMeas
 
 /**
  * The races of a deleted newest measurement, ordered by hand: the store's answers to "newest of
- * sensor 1" are held until the test releases them, as a slow query would be.
+ * sensor 1" are held until the test releases them, as a slow query would be. The readings the
+ * test uses were heard on the bus at the start (received since this process started).
  */
 function setUp(initial: StoredMeasurement | undefined) {
   const bus = changeBus({
@@ -38,25 +42,31 @@ function setUp(initial: StoredMeasurement | undefined) {
   const reads: { resolve(row: StoredMeasurement | undefined): void }[] = [];
   let answerAtOnce = true;
   const store = {
-    actuators: { all: async () => [PUMP] },
+    actuators: { all: async () => [PUMP], get: async () => PUMP },
+    interlocks: { of: async () => [] },
+    activations: { since: async () => [] },
+    sensors: {
+      get: async () => ({ sensor_id: 1, sensor_type: 'ph', prototype_id: 0, ...sensorTrustDefaults }),
+    },
+    prototypes: { get: async () => ({ prototype_id: 0, prototype_name: 'tank', paused_until: null }) },
     measurements: {
       last: (): Promise<StoredMeasurement | undefined> =>
         answerAtOnce ? Promise.resolve(initial) : new Promise((resolve) => reads.push({ resolve })),
     },
   };
   const clock = { now: NOW as number | undefined };
-  const watcher = decisionWatcher({
-    store: store as never,
-    bus,
-    now: () => clock.now ?? NOW,
-    timers: manualTimers(clock).timers,
-    staleAfterMs: 3600_000,
-    log: {
-      error: (details) => {
-        throw Object.assign(new Error('logged'), details);
-      },
+  const log = {
+    info: () => {},
+    warn: () => {},
+    error: (details: object) => {
+      throw Object.assign(new Error('logged'), details);
     },
-  });
+  };
+  const now = () => clock.now ?? NOW;
+  const inputs = decisionInputs({ store: store as never, bus, now, staleAfterMs: 3600_000, processStartedAt: NOW - 60_000, log });
+  // Every reading the tests use was received since the start.
+  bus.publish('measurements', { rows: [reading(1, 5, 5000)] });
+  const watcher = decisionWatcher({ store: store as never, inputs, bus, timers: manualTimers(clock).timers, log });
   const decisions: boolean[] = [];
   bus.subscribe('decision', ({ state }) => decisions.push(state.activate));
   return {
@@ -82,8 +92,13 @@ describe('decision watcher and deleted measurements', () => {
     // Committed after the read's snapshot: older than the deleted row, newer than what the read finds.
     const late = reading(4, 9, 1500);
     t.bus.publish('measurements', { rows: [late] });
+    await settle();
     expect(t.reads).toHaveLength(1);
     t.reads[0].resolve(reading(1, 5, 5000));
+    await settle();
+    // A reading heard while reading makes the read start over: it finds the late one.
+    expect(t.reads).toHaveLength(2);
+    t.reads[1].resolve(late);
     await settle();
     expect(t.watcher.stateOf(1)?.activate).toBe(true);
     expect(t.decisions).toEqual([true]);
@@ -98,9 +113,13 @@ describe('decision watcher and deleted measurements', () => {
     // The first read may answer the row the second delete removes.
     const next = reading(2, 9, 2000);
     t.bus.publish('measurementDeleted', { measurement: next });
+    await settle();
+    // One read under way, started over when it answers (the second delete may have removed its answer).
+    expect(t.reads).toHaveLength(1);
+    t.reads[0].resolve(next);
+    await settle();
     expect(t.reads).toHaveLength(2);
     t.reads[1].resolve(reading(1, 6.5, 3000));
-    t.reads[0].resolve(next);
     await settle();
     expect(t.watcher.stateOf(1)).toMatchObject({ activate: false, status: 'OK' });
     expect(t.decisions).toEqual([]);
@@ -112,6 +131,7 @@ describe('decision watcher and deleted measurements', () => {
     t.holdReads();
     t.bus.publish('measurementDeleted', { measurement: reading(2, 6, 2000) });
     t.bus.publish('measurementDeleted', { measurement: { ...reading(7, 6, 0), sensor_id: 2 } });
+    await settle();
     expect(t.reads).toHaveLength(0);
     expect(t.watcher.stateOf(1)?.activate).toBe(true);
     expect(t.decisions).toEqual([]);

@@ -19,3 +19,20 @@ export const temperatureSensorBody = {
   threshold_high: 30,
   threshold_critically_high: 40,
 };
+
+/** The dosing safety columns of a stored actuator as a new one has them (API.md §14): for fixtures built by hand. */
+export const storedActuatorSafety = {
+  max_doses_per_hour: null,
+  max_seconds_per_day: null,
+  min_response: 0,
+  response_delay: null,
+  lockout_after: 20,
+  controller_timeout: null,
+  lockout_since: null,
+  lockout_reason: null,
+  unanswered_streak: 0,
+  last_polled: null,
+};
+
+/** A sensor's trust settings (API.md §14) and name (§5) as a new one has them: for fixtures built by hand. */
+export const sensorTrustDefaults = { sensor_name: null, valid_min: null, valid_max: null, stale_after: null, stuck_after: null };

@@ -1,7 +1,7 @@
 import { type Kysely, Migrator } from 'kysely';
 import { expect } from 'vitest';
-import { type Bucket, bucketsOf } from '../../src/history/fold.js';
-import { answerOfBucket } from '../../src/services/history.js';
+import { type Bucket, bucketsOf } from '../../src/domain/bucket-fold.js';
+import { answerOfBucket } from '../../src/history/service.js';
 import type { Database, StoredMeasurement } from '../../src/store/database.js';
 import type { Dialect, StoreKind } from '../../src/store/dialect.js';
 import { bucketOf } from '../../src/store/history-sql.js';

@@ -1,4 +1,4 @@
-import type { Timers } from '../../src/events/timers.js';
+import type { Timers } from '../../src/core/timers.js';
 
 /**
  * Alarms on the test clock: nothing rings until the test moves the clock with `advanceTo`, which

@@ -41,19 +41,27 @@ async function listening(port: number, timeoutMs = 10_000): Promise<void> {
   }
 }
 
+export interface BrokerOptions {
+  /**
+   * The access settings, given the broker's own folder (to write a password file or an ACL in):
+   * configuration lines in place of the default `allow_anonymous true`.
+   */
+  access?(dir: string): string[];
+}
+
 /**
  * A Mosquitto of one's own on a free port (never the shared one: a test may stop this one), with
  * persistence, and no limit on the messages it queues for a session (Mosquitto's default of 1000
  * would drop what a fast publisher sends ahead of a slower subscriber).
  */
-export async function startBroker(): Promise<Broker> {
+export async function startBroker(options: BrokerOptions = {}): Promise<Broker> {
   const dir = mkdtempSync(join(tmpdir(), 'sensorhub-mosquitto-'));
   const port = await freePort();
   writeFileSync(
     join(dir, 'mosquitto.conf'),
     [
       `listener ${port} 127.0.0.1`,
-      'allow_anonymous true',
+      ...(options.access?.(dir) ?? ['allow_anonymous true']),
       'persistence true',
       `persistence_location ${dir}/`,
       'max_queued_messages 0',

@@ -15,15 +15,21 @@ export interface ServiceProcess {
 const ROOT = new URL('../../', import.meta.url).pathname;
 
 /** The built entry points (`npm run build`; the tests' global setup builds them). */
-export const BUILT = { server: `${ROOT}dist/server.js`, users: `${ROOT}dist/cli/users.js`, copyStore: `${ROOT}dist/cli/copy-store.js` };
+export const BUILT = {
+  server: `${ROOT}dist/server.js`,
+  users: `${ROOT}dist/cli/users.js`,
+  copyStore: `${ROOT}dist/cli/copy-store.js`,
+  backup: `${ROOT}dist/cli/backup.js`,
+  restore: `${ROOT}dist/cli/restore.js`,
+};
 
 /**
  * The service as a real operating-system process (`node dist/server.js`, as `npm start` runs it),
  * listening on a free port; resolves once it logs that it is ready (on a loaded machine that can
- * take a good part of a minute).
+ * take a good part of a minute). `nodeArgs` go to node before the entry point.
  */
-export async function spawnService(env: Record<string, string>, timeoutMs = 60_000): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [BUILT.server], {
+export async function spawnService(env: Record<string, string>, timeoutMs = 60_000, nodeArgs: string[] = []): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, [...nodeArgs, BUILT.server], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

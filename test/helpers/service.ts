@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { type AppOptions, buildApp } from '../../src/app.js';
-import { type Config, loadConfig, storeOptions } from '../../src/config.js';
-import type { ChangeBus } from '../../src/events/bus.js';
+import { type Config, loadConfig, storeOptions } from '../../src/config/index.js';
+import type { ChangeBus } from '../../src/core/bus.js';
 import type { StoreKind } from '../../src/store/dialect.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { type ScratchDatabase, scratchDatabase } from './stores.js';
@@ -49,7 +49,7 @@ export interface StartOptions {
   /** The bus the services publish committed changes to (tests listen on it). */
   bus?: ChangeBus;
   /** Further options of the app (timers and limits of the live events). */
-  app?: Pick<AppOptions, 'liveEvents' | 'logger' | 'alerts'>;
+  app?: Pick<AppOptions, 'liveEvents' | 'logger' | 'alerts' | 'backup'>;
 }
 
 /** The service over a real port on loopback, on a fresh SQLite file or PostgreSQL database. */

@@ -1,6 +1,6 @@
 import { get, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import type { Timers } from '../../src/events/timers.js';
+import type { Timers } from '../../src/core/timers.js';
 import type { StoreKind } from '../../src/store/dialect.js';
 import { manualServiceTimers } from './manual-timers.js';
 import { startService, type StartOptions, type TestService } from './service.js';

@@ -5,6 +5,8 @@ import type { Kysely } from 'kysely';
 import { inject } from 'vitest';
 import type { Database } from '../../src/store/database.js';
 import type { Dialect, StoreKind } from '../../src/store/dialect.js';
+import type { Store } from '../../src/store/index.js';
+import { insidesOf } from '../../src/store/insides.js';
 import { openPostgres } from '../../src/store/postgres/connection.js';
 import { postgresDialect } from '../../src/store/postgres/dialect.js';
 import { openSqlite } from '../../src/store/sqlite/connection.js';
@@ -41,3 +43,8 @@ export async function scratchDatabase(kind: StoreKind): Promise<ScratchDatabase>
 export function bareConnection(kind: StoreKind, url: string): { db: Kysely<Database>; dialect: Dialect } {
   return kind === 'sqlite' ? { db: openSqlite(url).db, dialect: sqliteDialect } : { db: openPostgres(url).db, dialect: postgresDialect };
 }
+
+/** The query builder a store opened by `openStore` runs on (its public face does not show it). */
+export const dbOf = (store: Store): Kysely<Database> => insidesOf(store).db;
+/** The dialect of a store opened by `openStore`. */
+export const dialectOf = (store: Store): Dialect => insidesOf(store).dialect;

@@ -72,3 +72,26 @@ export async function freePort(): Promise<number> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
 }
+
+/**
+ * Answers with `status` and a body of `totalBytes`, made on the fly from one reused chunk and
+ * written only as fast as the client reads (never held in memory). `written` counts what went out;
+ * `ended` resolves once the connection is over (the client hung up, or all was written).
+ */
+export function streamedBody(res: ServerResponse, status: number, totalBytes: number) {
+  const chunk = Buffer.alloc(64 * 1024, 'x');
+  const progress = { written: 0, hungUp: false };
+  const ended = new Promise<void>((resolve) => res.on('close', resolve));
+  res.on('close', () => (progress.hungUp = !res.writableFinished));
+  res.writeHead(status, { 'content-type': 'text/plain', 'content-length': String(totalBytes) });
+  const pump = () => {
+    while (!res.destroyed && progress.written < totalBytes) {
+      const piece = chunk.subarray(0, Math.min(chunk.length, totalBytes - progress.written));
+      progress.written += piece.length;
+      if (!res.write(piece)) return void res.once('drain', pump);
+    }
+    if (!res.destroyed) res.end();
+  };
+  pump();
+  return { progress, ended };
+}

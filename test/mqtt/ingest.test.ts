@@ -107,6 +107,9 @@ describe.concurrent.each(storeKinds())('MQTT ingest (%s)', (kind) => {
     ['an array with one bad element', 'sensors/1/measurements', '[{"value": 1}, {"value": null}]', /payload\.1\.value/],
     ['bytes that are not UTF-8', 'sensors/1/measurements', Buffer.from([0xff, 0xfe, 0x31]), /not UTF-8/],
     ['an unknown actuator', 'actuators/77/activated', '1', /Actuator 77 not found/i],
+    ['a number longer than 64 characters', 'sensors/1/measurements', Buffer.from('1'.repeat(65)), /number longer than 64 characters/],
+    ['a payload over 64 KiB', 'sensors/1/measurements', Buffer.from(`[${'{"value":1},'.repeat(6000)}{"value":1}]`), /over the limit/],
+    ['an activation over 64 KiB', 'actuators/1/activated', Buffer.alloc(64 * 1024 + 1, 0x20), /over the limit/],
   ];
 
   it.for(poison)(
@@ -151,6 +154,39 @@ describe.concurrent.each(storeKinds())('MQTT ingest (%s)', (kind) => {
     expect(reasons().join(' ')).toMatch(/999/);
   });
 
+  // 200,000 digits took a pattern with two ways to split a run of digits over a minute, the whole
+  // service stalled meanwhile. The test's own time limit is what catches that coming back.
+  it(
+    'refuses 200,000 digits, and digits under the size limit, in linear time while /healthz keeps answering',
+    {
+      timeout: 60_000,
+    },
+    async ({ link: { service, device, prefix }, expect }) => {
+      const before = await countAll(service);
+      const topic = `${prefix}/sensors/1/measurements`;
+      const payloads = [`${'1'.repeat(200_000)}x`, '1'.repeat(200_000), `${'1'.repeat(60_000)}x`];
+      for (const payload of payloads) await device.publish(topic, payload);
+      expect((await service.get('/healthz')).body).toMatchObject({ status: 'ok', mqtt: 'connected' });
+
+      const reports = () => device.received.filter((m) => m.topic === `${prefix}/errors`).map((m) => JSON.parse(m.text));
+      await eventually(() => reports().length === payloads.length, 'the three payloads to be reported');
+      expect(
+        reports()
+          .map((r) => r.reason)
+          .sort(),
+      ).toEqual([
+        expect.stringMatching(/number longer than 64 characters is refused \(60001 characters\)/),
+        expect.stringMatching(/the payload is 200000 bytes, over the limit of 65536 bytes/),
+        expect.stringMatching(/the payload is 200001 bytes, over the limit of 65536 bytes/),
+      ]);
+      expect(reports().every((r) => r.topic === topic && r.payload.length <= 201)).toBe(true);
+      expect(await countAll(service)).toBe(before);
+
+      await device.publish(topic, '2.5');
+      await eventually(async () => (await countAll(service)) === before + 1, 'the next message to be stored');
+    },
+  );
+
   it('reports only an excerpt of a long poison payload', async ({ link: { device, prefix }, expect }) => {
     await device.publish(`${prefix}/sensors/1/measurements`, `{"value": "${'x'.repeat(5000)}"}`);
     const report = JSON.parse((await device.waitFor((m) => m.topic === `${prefix}/errors`)).text);
@@ -168,6 +204,22 @@ describe.concurrent.each(storeKinds())('MQTT ingest (%s)', (kind) => {
       async () => (await service.get('/actuators/0')).body[0].last_activated === new Date(service.clock.now!).toISOString(),
       'last_activated to move',
     );
+  });
+
+  it('an activation published by a controller records a dose with its sensor’s newest reading, as PATCH …/last_activated does', async ({
+    link: { service, device, prefix },
+    expect,
+  }) => {
+    const pump = (await service.get('/actuators/0')).body[0];
+    expect((await service.post('/measurements', { sensor_id: pump.sensor_id, value: 1.75 })).status).toBe(200);
+    await device.publish(`${prefix}/actuators/${pump.actuator_id}/activated`, '');
+    await eventually(async () => (await service.get(`/actuators/${pump.actuator_id}/activations`)).body.length === 1, 'the dose');
+    expect((await service.get(`/actuators/${pump.actuator_id}/activations`)).body[0]).toMatchObject({
+      actuator_id: pump.actuator_id,
+      duration: pump.activation_duration,
+      value_before: 1.75,
+      answered: null,
+    });
   });
 
   it('shows the link on /healthz and counts it on /metrics', async ({ link: { service }, expect }) => {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { changeBus, type ChangeBus } from '../../src/events/bus.js';
-import type { Alert } from '../../src/schemas/alerts.js';
+import { changeBus, type ChangeBus } from '../../src/core/bus.js';
+import type { Alert } from '../../src/domain/alert.js';
 import { manualTimers } from '../helpers/manual-timers.js';
 import { cleanBroker, eventually, mqttEnv, serviceClientIds, type TestClient, testClient, uniquePrefix } from '../helpers/mqtt.js';
 import { startService, type TestService } from '../helpers/service.js';
@@ -73,20 +73,20 @@ describe.each(storeKinds())('MQTT publications (%s)', (kind) => {
     // Time alone: the period elapses and the pump should run.
     manual.advanceTo(NOW + 60_000);
     const elapsed = await on(state, (s) => s.activate === true);
-    expect(JSON.parse(elapsed.text)).toEqual({ activate: true, status: 'OK', duration: 3, period: 60 });
+    expect(JSON.parse(elapsed.text)).toEqual({ activate: true, status: 'OK', reason: 'ok', duration: 3, period: 60 });
 
     // A measurement back above the condition: it should not.
     const seen = observer.received.length;
     await service.post('/measurements', { sensor_id: sensor.sensor_id, value: 6, timestamp: iso(NOW + 60_000) });
     const crossed = await observer.waitFor((m) => observer.received.indexOf(m) >= seen && m.topic === `${prefix}/${state}`);
-    expect(JSON.parse(crossed.text)).toEqual({ activate: false, status: 'OK', duration: 3, period: 60 });
+    expect(JSON.parse(crossed.text)).toEqual({ activate: false, status: 'OK', reason: 'ok', duration: 3, period: 60 });
 
     // A controller that subscribes later finds the current decision retained.
     const controller = await testClient();
     await controller.subscribe(`${prefix}/${state}`);
     const retained = await controller.waitFor((m) => m.topic === `${prefix}/${state}`);
     expect(retained.retain).toBe(true);
-    expect(JSON.parse(retained.text)).toEqual({ activate: false, status: 'OK', duration: 3, period: 60 });
+    expect(JSON.parse(retained.text)).toEqual({ activate: false, status: 'OK', reason: 'ok', duration: 3, period: 60 });
     await controller.close();
   });
 
@@ -94,6 +94,7 @@ describe.each(storeKinds())('MQTT publications (%s)', (kind) => {
     const alert: Alert = {
       alert_id: 7,
       sensor_id: 1,
+      actuator_id: null,
       prototype_id: 0,
       kind: 'high',
       severity: 'critical',
@@ -142,17 +143,20 @@ describe.each(storeKinds())('MQTT publications (%s)', (kind) => {
       `sensor/${prefix}/sensor_${created.sensor_id}`,
       (c) => c.unit_of_measurement === 'percent' && c.device_class === undefined,
     );
+    // A sensor's name, when it has one, is the entity's name.
+    await service.patch('/sensors', [{ sensor_id: created.sensor_id, sensor_name: 'Tent humidity' }]);
+    await config(`sensor/${prefix}/sensor_${created.sensor_id}`, (c) => c.name === 'Tent humidity');
     await service.patch('/actuators', [{ actuator_id: 1, actuator_name: 'Acid doser' }]);
     await config(`binary_sensor/${prefix}/actuator_1`, (c) => c.name === 'Acid doser');
 
-    // Deleting the EC sensor takes its actuator with it: both entities go, and their retained values.
-    await service.post('/measurements', { sensor_id: 1, value: 1.5 });
-    await on('sensors/1/last');
-    expect((await service.request('DELETE', '/sensors/1?cascade=true')).status).toBe(204);
+    // Deleting the pH sensor takes its actuator with it: both entities go, and their retained values.
+    await service.post('/measurements', { sensor_id: 2, value: 6.8 });
+    await on('sensors/2/last');
+    expect((await service.request('DELETE', '/sensors/2?cascade=true')).status).toBe(204);
     const emptied = (topic: string) => observer.waitFor((m) => m.topic === topic && m.text === '');
-    await emptied(ha(`sensor/${prefix}/sensor_1`));
+    await emptied(ha(`sensor/${prefix}/sensor_2`));
     await emptied(ha(`binary_sensor/${prefix}/actuator_1`));
-    await emptied(`${prefix}/sensors/1/last`);
+    await emptied(`${prefix}/sensors/2/last`);
     await emptied(`${prefix}/actuators/1/state`);
 
     // A late subscriber (Home Assistant starting) finds the others, and not the deleted ones.
@@ -162,8 +166,8 @@ describe.each(storeKinds())('MQTT publications (%s)', (kind) => {
     await homeAssistant.publish(`${prefix}-ha/probe`, 'x');
     await homeAssistant.waitFor((m) => m.topic === `${prefix}-ha/probe`);
     const topics = homeAssistant.received.filter((m) => m.retain).map((m) => m.topic);
-    expect(topics).toContain(ha(`sensor/${prefix}/sensor_2`));
-    expect(topics).not.toContain(ha(`sensor/${prefix}/sensor_1`));
+    expect(topics).toContain(ha(`sensor/${prefix}/sensor_3`));
+    expect(topics).not.toContain(ha(`sensor/${prefix}/sensor_2`));
     expect(topics).not.toContain(ha(`binary_sensor/${prefix}/actuator_1`));
     await homeAssistant.close();
   });

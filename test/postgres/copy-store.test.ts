@@ -9,7 +9,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('copying a SQLite store into Postg
   let source: ScratchDatabase;
   let target: ScratchDatabase;
   let token: string;
-  let before: { sensors: unknown; export: string; actuators: unknown; history: unknown };
+  let before: { sensors: unknown; export: string; actuators: unknown; history: unknown; doses: unknown; prototype: unknown };
   beforeAll(async () => {
     source = await scratchDatabase('sqlite');
     target = await scratchDatabase('postgres');
@@ -23,8 +23,32 @@ describe.runIf(process.env.TEST_DATABASE_URL)('copying a SQLite store into Postg
       threshold_low: 2,
       threshold_high: 3,
       threshold_critically_high: 4,
+      valid_min: 0,
+      valid_max: 20,
+      stale_after: 600,
+      stuck_after: 3600,
     });
-    await service.patch('/actuators', [{ actuator_id: 1, enabled: false, actuator_name: 'acid' }]);
+    await service.patch('/actuators', [
+      {
+        actuator_id: 1,
+        enabled: false,
+        actuator_name: 'acid',
+        max_doses_per_hour: 3,
+        max_seconds_per_day: 60,
+        response_delay: 120,
+        interlocks: [
+          { sensor_id: 3, block_above: 30 },
+          { sensor_id: 2, block_below: 4, block_above: 9 },
+        ],
+      },
+    ]);
+    // Doses, one of them judged, and a lockout: the dosing safety state comes along too.
+    await service.request('PATCH', '/actuators/1/last_activated');
+    await service.request('PATCH', '/actuators/1/last_activated');
+    const [firstDose] = await service.store.activations.since(1, 0);
+    await service.store.activations.judge(firstDose.activation_id, false);
+    await service.store.actuators.lockOut(1, Date.now(), 'copied lockout');
+    await service.post('/prototypes/4/pause', { for: 'PT12H' });
     await service.post('/Measurement/Random', { nb_measurements: 12_000 });
     await service.request('PUT', '/picture', { raw: PNG, headers: { 'content-type': 'image/png' } });
     const created = await service.request('POST', '/users/new/', {
@@ -37,6 +61,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)('copying a SQLite store into Postg
       export: (await service.get('/measurements/export')).text,
       actuators: (await service.get('/actuators/0')).body,
       history: (await service.get('/measurements/1/aggregate?bucket=1d')).body,
+      doses: (await service.get('/actuators/1/activations')).body,
+      prototype: (await service.get('/prototypes/4')).body,
     };
     await service.close();
   });
@@ -57,6 +83,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)('copying a SQLite store into Postg
     try {
       expect((await service.get('/sensors/4')).body).toEqual(before.sensors);
       expect((await service.get('/actuators/0')).body).toEqual(before.actuators);
+      expect((await service.get('/actuators/1/activations')).body).toEqual(before.doses);
+      expect((await service.get('/prototypes/4')).body).toEqual(before.prototype);
       expect((await service.get('/measurements/export')).text).toBe(before.export);
       // The history buckets come along as they were (they may hold what retention took).
       expect((await service.get('/measurements/1/aggregate?bucket=1d')).body).toEqual(before.history);
@@ -69,6 +97,10 @@ describe.runIf(process.env.TEST_DATABASE_URL)('copying a SQLite store into Postg
       expect(sensor.body.sensor_id).toBe(5);
       const m = await service.post('/measurements', { sensor_id: 5, value: 7 });
       expect(m.body.measurement_id).toBeGreaterThan(12_000);
+      await service.request('PATCH', '/actuators/1/last_activated');
+      const doses = (await service.get('/actuators/1/activations')).body;
+      expect(doses).toHaveLength(3);
+      expect(doses[0].activation_id).toBeGreaterThan(doses[1].activation_id);
     } finally {
       await service.close();
     }

@@ -59,9 +59,15 @@ describe.runIf(process.env.TEST_DATABASE_URL)('live events across service proces
   });
 
   it('the actuator decision changes on every process when a measurement arrives on one', async () => {
+    // The default acid pump (ph sensor 2, high above 6.5), enabled, no period to wait: a reading of 7 makes it run.
+    const enabled = await fetch(`${a.url}/actuators`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([{ actuator_id: 1, enabled: true, activation_period: 0 }]),
+    });
+    expect(enabled.status).toBe(200);
     const onB = await open(`${b.url}/events?types=actuator`);
-    // The default acid pump (ec sensor 1, low, condition 0): a negative reading makes it run.
-    await post(`${a.url}/measurements`, { sensor_id: 1, value: -1 });
+    await post(`${a.url}/measurements`, { sensor_id: 2, value: 7 });
     const event = await onB.next((e) => data(e).state?.activate === true);
     expect(data(event).actuator.actuator_id).toBe(1);
   });

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../src/store/index.js';
-import { type ScratchDatabase, scratchDatabase } from '../helpers/stores.js';
+import { type ScratchDatabase, scratchDatabase, dbOf } from '../helpers/stores.js';
 
 describe.runIf(process.env.TEST_DATABASE_URL)('PostgreSQL ingest under concurrency (group commit)', () => {
   let database: ScratchDatabase;
@@ -38,7 +38,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('PostgreSQL ingest under concurren
         measurement_id: number;
         sensor_id: number;
         value: number;
-      }>`select measurement_id, sensor_id, value from measurements order by measurement_id`.execute(store.db)
+      }>`select measurement_id, sensor_id, value from measurements order by measurement_id`.execute(dbOf(store))
     ).rows;
     // Every acknowledged row is stored under the id it was answered with; nothing of the faulty request is.
     expect(rows).toHaveLength(answered.length);

@@ -18,7 +18,9 @@ describe.runIf(process.env.TEST_DATABASE_URL)('several service processes on one 
   });
 
   it('migrates once and creates the default data exactly once', async () => {
-    expect((await requestJson(`${a.url}/prototypes`)).body).toEqual([{ prototype_id: 0, prototype_name: 'default_prototype' }]);
+    expect((await requestJson(`${a.url}/prototypes`)).body).toEqual([
+      { prototype_id: 0, prototype_name: 'default_prototype', paused_until: null },
+    ]);
     expect((await requestJson(`${b.url}/sensors/0`)).body).toHaveLength(3);
     expect((await requestJson(`${a.url}/actuators/0`)).body).toHaveLength(1);
   });

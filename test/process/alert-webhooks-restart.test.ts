@@ -28,12 +28,12 @@ describe.each(storeKinds())('alert notifications across a kill (%s)', (kind) => 
             attempts: number;
           }>`select payload, attempts from alert_notifications order by notification_id`.execute(db)
         ).rows;
-      // Default sensor 1 is ec, thresholds 0, 1, 2, 3: 5 is critically high, then 2.5 high. The second is
-      // posted once the first is evaluated (an evaluation reads the newest committed row: posted at
-      // once, 2.5 could be the first one it sees).
-      expect((await post(`${first.url}/measurements`, { sensor_id: 1, value: 5 })).status).toBe(200);
-      await eventually(async () => (await waiting()).length === 1, 'one notification waiting', 60_000);
+      // Default sensor 1 is ec, thresholds 0, 1, 2, 3: 2.5 is high, then 5 critically high (an escalation
+      // is at once; a de-escalation would wait ALERT_CLEAR_AFTER). The second is posted once the first is
+      // evaluated (an evaluation reads the newest committed row: posted at once, 5 could be the first one it sees).
       expect((await post(`${first.url}/measurements`, { sensor_id: 1, value: 2.5 })).status).toBe(200);
+      await eventually(async () => (await waiting()).length === 1, 'one notification waiting', 60_000);
+      expect((await post(`${first.url}/measurements`, { sensor_id: 1, value: 5 })).status).toBe(200);
       // Both events are in the outbox and the first delivery has failed (nobody listens on the port).
       await eventually(
         async () => {
@@ -51,8 +51,8 @@ describe.each(storeKinds())('alert notifications across a kill (%s)', (kind) => 
       try {
         const got = await hook.waitFor(2, 60_000);
         expect(got.map((d) => [d.body.event, d.body.alert.severity])).toEqual([
-          ['raised', 'critical'],
-          ['escalated', 'warning'],
+          ['raised', 'warning'],
+          ['escalated', 'critical'],
         ]);
         expect(got.every((d) => d.headers['idempotency-key'] === d.body.id)).toBe(true);
         await eventually(async () => (await waiting()).length === 0, 'no notification waiting', 60_000);

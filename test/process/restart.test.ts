@@ -42,8 +42,8 @@ describe.each(storeKinds())('restart on the same store (%s)', (kind) => {
     const second = await spawnService({ DATABASE_URL: database.url });
     try {
       expect((await json(`${second.url}/prototypes`)).body).toEqual([
-        { prototype_id: 0, prototype_name: 'default_prototype' },
-        { prototype_id: 5, prototype_name: 'greenhouse' },
+        { prototype_id: 0, prototype_name: 'default_prototype', paused_until: null },
+        { prototype_id: 5, prototype_name: 'greenhouse', paused_until: null },
       ]);
       expect((await json(`${second.url}/sensors/5`)).body).toEqual([sensor.body]);
       const defaults = (await json(`${second.url}/sensors/0`)).body as { sensor_type: string }[];

@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawnService } from '../helpers/process.js';
+import { BUILT, requestJson, run, spawnService } from '../helpers/process.js';
 
 const entries = (output: string[]) =>
   output.flatMap((line) => {
@@ -54,5 +54,27 @@ describe('start-up warnings', { timeout: 120_000 }, () => {
     const logged = entries(enforced.output);
     expect(logged.find((e) => e.msg.startsWith('no administrator'))?.level).toBe(40);
     expect(logged.some((e) => e.msg.startsWith('store file or folder is readable'))).toBe(false);
+  });
+
+  it('with MQTT in enforced mode, stops at start unless MQTT_TRUST_BROKER=true, naming both settings', async () => {
+    const file = join(root, 'mqtt', 'sensorhub.db');
+    const env = {
+      DATABASE_URL: `sqlite:${file}`,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      AUTH_MODE: 'enforced',
+      MQTT_URL: 'mqtt://127.0.0.1:1',
+      MQTT_TRUST_BROKER: '',
+    };
+    const refused = await run(process.execPath, [BUILT.server], { env });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^sensorhub: configuration error: MQTT_TRUST_BROKER: .*AUTH_MODE=enforced/m);
+    expect(refused.stderr).toContain('MQTT_TRUST_BROKER=true');
+    expect(refused.stdout).not.toContain('sensorhub ready');
+
+    // Once the operator vouches for the broker it starts (and keeps trying the broker meanwhile).
+    const trusted = await spawnService({ ...env, MQTT_TRUST_BROKER: 'true' });
+    expect((await requestJson(`${trusted.url}/healthz`)).body.mqtt).toBeDefined();
+    expect(await trusted.stop()).toBe(0);
   });
 });

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { alertWatcher } from '../../src/alerts/watcher.js';
-import { changeBus } from '../../src/events/bus.js';
+import { changeBus } from '../../src/core/bus.js';
 import { openStore, type Store, type StoredMeasurement } from '../../src/store/index.js';
 import { temperatureSensorBody } from '../helpers/bodies.js';
 import { manualTimers } from '../helpers/manual-timers.js';
@@ -30,7 +30,7 @@ describe.each(storeKinds())('the alert watcher on the ingest path (%s)', (kind) 
       now: () => clock.now as number,
       timers: manualTimers(clock).timers,
       settings: { staleAfterMs: 3600_000, clearAfterMs: 60_000, webhookUrls: [] },
-      log: { error: () => {}, warn: () => {} },
+      log: { info: () => {}, error: () => {}, warn: () => {} },
     });
     await watcher.start();
   });

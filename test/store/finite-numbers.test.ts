@@ -2,7 +2,7 @@ import { Migrator } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { migrationProvider } from '../../src/store/migrations/index.js';
 import { openStore } from '../../src/store/index.js';
-import { bareConnection, scratchDatabase, storeKinds } from '../helpers/stores.js';
+import { bareConnection, scratchDatabase, storeKinds, dbOf } from '../helpers/stores.js';
 
 const AT = Date.UTC(2026, 10, 22, 12);
 
@@ -53,27 +53,30 @@ describe.each(storeKinds())('finite numbers in the store (%s)', (kind) => {
 
       const store = await openStore(database.url, { seedDefaults: false });
       try {
-        const measurements = await store.db.selectFrom('measurements').select(['value']).execute();
+        const measurements = await dbOf(store).selectFrom('measurements').select(['value']).execute();
         expect(measurements).toEqual([{ value: 1.5 }]);
-        const sensor = await store.db.selectFrom('sensors').selectAll().executeTakeFirstOrThrow();
+        const sensor = await dbOf(store).selectFrom('sensors').selectAll().executeTakeFirstOrThrow();
         expect([sensor.threshold_critically_low, sensor.threshold_critically_high]).toEqual([-Number.MAX_VALUE, Number.MAX_VALUE]);
-        const actuator = await store.db.selectFrom('actuators').select(['condition_value', 'activation_period']).executeTakeFirstOrThrow();
+        const actuator = await dbOf(store)
+          .selectFrom('actuators')
+          .select(['condition_value', 'activation_period'])
+          .executeTakeFirstOrThrow();
         expect(actuator).toEqual({ condition_value: -Number.MAX_VALUE, activation_period: Number.MAX_VALUE });
 
         for (const value of [Infinity, -Infinity, Number.NaN]) {
           await expect(
-            store.db
+            dbOf(store)
               .insertInto('measurements')
               .values({ sensor_id: 1, value, timestamp: dialect.time(AT) } as never)
               .execute(),
           ).rejects.toThrow();
-          await expect(store.db.updateTable('measurements').set({ value }).execute()).rejects.toThrow();
-          await expect(store.db.updateTable('sensors').set({ threshold_low: value }).execute()).rejects.toThrow();
-          await expect(store.db.updateTable('actuators').set({ activation_duration: value }).execute()).rejects.toThrow();
+          await expect(dbOf(store).updateTable('measurements').set({ value }).execute()).rejects.toThrow();
+          await expect(dbOf(store).updateTable('sensors').set({ threshold_low: value }).execute()).rejects.toThrow();
+          await expect(dbOf(store).updateTable('actuators').set({ activation_duration: value }).execute()).rejects.toThrow();
         }
         // The largest doubles themselves are finite, and stay allowed.
-        await store.db.updateTable('measurements').set({ value: -Number.MAX_VALUE }).execute();
-        expect(await store.db.selectFrom('measurements').select(['value']).execute()).toEqual([{ value: -Number.MAX_VALUE }]);
+        await dbOf(store).updateTable('measurements').set({ value: -Number.MAX_VALUE }).execute();
+        expect(await dbOf(store).selectFrom('measurements').select(['value']).execute()).toEqual([{ value: -Number.MAX_VALUE }]);
       } finally {
         await store.close();
       }
@@ -96,7 +99,7 @@ describe('NUL characters left by an older version (sqlite)', () => {
 
       const store = await openStore(database.url, { seedDefaults: false });
       try {
-        const names = await store.db.selectFrom('prototypes').select(['prototype_name']).orderBy('prototype_id').execute();
+        const names = await dbOf(store).selectFrom('prototypes').select(['prototype_name']).orderBy('prototype_id').execute();
         expect(names.map((row) => row.prototype_name)).toEqual(['tank\ufffdone', 'plain']);
       } finally {
         await store.close();

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { bucketsOf } from '../../src/history/fold.js';
-import { KEPT_SIZES } from '../../src/history/sizes.js';
+import { bucketsOf } from '../../src/domain/bucket-fold.js';
+import { KEPT_SIZES } from '../../src/domain/bucket-sizes.js';
 import { openStore } from '../../src/store/index.js';
 import type { StoreKind } from '../../src/store/dialect.js';
 import { rawRows, storeBeforeHistory, storedBuckets } from '../helpers/history.js';
-import { storeKinds } from '../helpers/stores.js';
+import { storeKinds, dbOf, dialectOf } from '../helpers/stores.js';
 
 const AT = Date.UTC(2026, 10, 22, 12);
 const MINUTE = 60_000;
@@ -67,11 +67,11 @@ async function migratesExactly(kind: StoreKind, hugeIds: boolean): Promise<void>
 
     const store = await openStore(database.url, { seedDefaults: false });
     try {
-      const raw = await rawRows(store.db, store.dialect);
+      const raw = await rawRows(dbOf(store), dialectOf(store));
       for (const sensorId of [1, 2, 3]) {
         const mine = raw.filter((r) => r.sensor_id === sensorId).map((r) => ({ ...r, measurement_id: Number(r.measurement_id) }));
         for (const size of KEPT_SIZES) {
-          expect(await storedBuckets(store.db, sensorId, size)).toEqual(bucketsOf(mine, size));
+          expect(await storedBuckets(dbOf(store), sensorId, size)).toEqual(bucketsOf(mine, size));
         }
       }
     } finally {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { bucketsOf } from '../../src/history/fold.js';
-import { KEPT_SIZES } from '../../src/history/sizes.js';
+import { bucketsOf } from '../../src/domain/bucket-fold.js';
+import { KEPT_SIZES } from '../../src/domain/bucket-sizes.js';
 import { openStore } from '../../src/store/index.js';
 import { rawRows, storeBeforeHistory, storedBuckets } from '../helpers/history.js';
-import { storeKinds } from '../helpers/stores.js';
+import { storeKinds, dbOf, dialectOf } from '../helpers/stores.js';
 
 const AT = Date.UTC(2026, 10, 22, 12);
 
@@ -28,14 +28,14 @@ describe.each(storeKinds())('the history migration (%s)', (kind) => {
       try {
         expect(logged[0]).toMatch(/building/);
         expect(logged.at(-1)).toMatch(/built/);
-        const raw = await rawRows(store.db, store.dialect);
+        const raw = await rawRows(dbOf(store), dialectOf(store));
         for (const sensorId of [1, 2]) {
           for (const size of KEPT_SIZES) {
             const want = bucketsOf(
               raw.filter((r) => r.sensor_id === sensorId),
               size,
             );
-            expect(await storedBuckets(store.db, sensorId, size)).toEqual(want);
+            expect(await storedBuckets(dbOf(store), sensorId, size)).toEqual(want);
           }
         }
       } finally {

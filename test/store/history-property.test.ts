@@ -1,16 +1,16 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Bucket, bucketsOf } from '../../src/history/fold.js';
-import { DAY, FIVE_MINUTES, KEPT_SIZES } from '../../src/history/sizes.js';
-import { retentionJob } from '../../src/services/retention.js';
+import { type Bucket, bucketsOf } from '../../src/domain/bucket-fold.js';
+import { DAY, FIVE_MINUTES, KEPT_SIZES } from '../../src/domain/bucket-sizes.js';
+import { retentionJob } from '../../src/history/retention-job.js';
 import { storedBuckets as storedBucketsOf } from '../helpers/history.js';
 import { historyRepository } from '../../src/store/repositories/history.js';
 import type { StoredMeasurement } from '../../src/store/index.js';
 import { startService, type TestService } from '../helpers/service.js';
-import { storeKinds } from '../helpers/stores.js';
+import { storeKinds, dbOf, dialectOf } from '../helpers/stores.js';
 
 const SENSORS = [1, 2, 3];
-const quiet = { info: () => {}, error: () => {} };
+const quiet = { info: () => {}, warn: () => {}, error: () => {} };
 
 type Op =
   | { kind: 'ingest'; batches: { sensor: number; offsets: number[]; values: number[] }[] }
@@ -49,16 +49,16 @@ describe.each(storeKinds())('history buckets under any interleaving of writes (%
   });
   afterAll(() => service?.close());
 
-  const history = () => historyRepository(service.store.db, service.store.dialect);
+  const history = () => historyRepository(dbOf(service.store), dialectOf(service.store));
 
   async function rawRows(): Promise<StoredMeasurement[]> {
-    return service.store.db
+    return dbOf(service.store)
       .selectFrom('measurements')
-      .select(['measurement_id', 'sensor_id', 'value', service.store.dialect.timestampMs().as('timestamp')])
+      .select(['measurement_id', 'sensor_id', 'value', dialectOf(service.store).timestampMs().as('timestamp')])
       .execute();
   }
 
-  const storedBuckets = (sensorId: number, size: number): Promise<Bucket[]> => storedBucketsOf(service.store.db, sensorId, size);
+  const storedBuckets = (sensorId: number, size: number): Promise<Bucket[]> => storedBucketsOf(dbOf(service.store), sensorId, size);
 
   const comparable = (b: Bucket) => ({ ...b, sum: Math.round(b.sum * 1e6) / 1e6 });
 

@@ -5,7 +5,7 @@ import { openStore, type Store } from '../../src/store/index.js';
 import { sqliteHotCache } from '../../src/store/sqlite/hot-cache.js';
 import { sqliteReader } from '../../src/store/sqlite/reader.js';
 import { walProbe } from '../../src/store/sqlite/wal-probe.js';
-import { type ScratchDatabase, scratchDatabase } from '../helpers/stores.js';
+import { type ScratchDatabase, scratchDatabase, dbOf } from '../helpers/stores.js';
 
 /**
  * The newest measurement and the actuators are served from memory on SQLite; these tests change
@@ -59,10 +59,11 @@ describe('SQLite hot-read cache', () => {
     expect(await lastValue(1)).toBeUndefined();
 
     const actuator = await store.actuators.get(1);
-    expect(actuator?.enabled).toBe(true);
-    other.prepare('update actuators set enabled = 0, condition_value = 7.5 where actuator_id = 1').run();
+    // The seeded pump comes disabled: another connection enables it.
+    expect(actuator?.enabled).toBe(false);
+    other.prepare('update actuators set enabled = 1, condition_value = 7.5 where actuator_id = 1').run();
     await nextTurn();
-    expect(await store.actuators.get(1)).toMatchObject({ enabled: false, condition_value: 7.5 });
+    expect(await store.actuators.get(1)).toMatchObject({ enabled: true, condition_value: 7.5 });
     other.prepare('delete from actuators where actuator_id = 1').run();
     await nextTurn();
     expect(await store.actuators.get(1)).toBeUndefined();
@@ -71,7 +72,7 @@ describe('SQLite hot-read cache', () => {
   it('sees writes made through the query builder, raw statements included', async () => {
     await store.ingest([{ sensor_id: 1, value: 1, timestamp: 1_000 }]);
     expect(await lastValue(1)).toBe(1);
-    await sql`delete from measurements where sensor_id = 1`.execute(store.db);
+    await sql`delete from measurements where sensor_id = 1`.execute(dbOf(store));
     expect(await lastValue(1)).toBeUndefined();
     await store.measurements.insertSeries(1, Float64Array.of(4_000), Float64Array.of(6.5));
     expect(await lastValue(1)).toBe(6.5);

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.js';
-import { scratchDatabase } from '../helpers/stores.js';
+import { scratchDatabase, dbOf } from '../helpers/stores.js';
 
 describe('SQLite durability settings', () => {
   it.each([
@@ -11,9 +11,9 @@ describe('SQLite durability settings', () => {
     const database = await scratchDatabase('sqlite');
     const store = await openStore(database.url, { sqliteSynchronous: setting });
     try {
-      const sync = await sql<{ synchronous: number }>`pragma synchronous`.execute(store.db);
+      const sync = await sql<{ synchronous: number }>`pragma synchronous`.execute(dbOf(store));
       expect(sync.rows[0].synchronous).toBe(expected);
-      const mode = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(store.db);
+      const mode = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(dbOf(store));
       expect(mode.rows[0].journal_mode).toBe('wal');
     } finally {
       await store.close();

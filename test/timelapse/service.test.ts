@@ -6,7 +6,8 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Picture } from '../../src/picture/sources.js';
 import { timelapseFolder } from '../../src/timelapse/folder.js';
 import type { TimelapseRecord } from '../../src/timelapse/record.js';
-import { realTimers } from '../../src/timelapse/scheduler.js';
+import { MAX_TIMELAPSE_FRAMES } from '../../src/config/index.js';
+import { systemTimers } from '../../src/core/timers.js';
 import { type TimelapseService, timelapseService } from '../../src/timelapse/service.js';
 import { probeVideo, realJpegs } from '../helpers/camera.js';
 import { inRealTime } from '../helpers/eventually.js';
@@ -32,7 +33,16 @@ let captures = 0;
 const camera = async (): Promise<Picture> => ({ bytes: jpegs[captures++ % jpegs.length], type: 'image/jpeg' });
 
 function open(capture: () => Promise<Picture> = camera, ffmpegPath = 'ffmpeg') {
-  service = timelapseService({ dir, ffmpegPath, capture, timers: realTimers(), log });
+  service = timelapseService({
+    dir,
+    ffmpegPath,
+    maxFrames: MAX_TIMELAPSE_FRAMES,
+    maxBytes: 0,
+    capture,
+    now: Date.now,
+    timers: systemTimers,
+    log,
+  });
   return service;
 }
 

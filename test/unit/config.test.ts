@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/config/index.js';
 
 describe('loadConfig', () => {
   it('has the documented defaults', () => {
@@ -11,6 +11,7 @@ describe('loadConfig', () => {
       authMode: 'open',
       tokenSecret: undefined,
       tokenTtlMinutes: 60,
+      sessionMaxDays: 30,
       staleAfterMs: 24 * 3600 * 1000,
       pictureSource: undefined,
       pictureTimeoutMs: 5000,
@@ -26,12 +27,18 @@ describe('loadConfig', () => {
       httpRequestTimeoutMs: 30_000,
       httpIdleTimeoutMs: 120_000,
       httpMaxConnections: 512,
+      eventsMaxStreams: 256,
+      eventsMaxStreamsPerClient: 32,
       timelapseDir: './data/timelapses',
       timelapseMaxFrames: 100_000,
+      timelapseMaxBytes: 2 * 1024 ** 3,
       ffmpegPath: 'ffmpeg',
       alertClearAfterMs: 60_000,
       alertWebhookUrls: [],
       alertWebhookRetryForMs: 24 * 3600 * 1000,
+      backupDir: undefined,
+      backupEveryMs: 24 * 3600 * 1000,
+      backupKeep: 7,
     });
   });
 
@@ -58,6 +65,22 @@ describe('loadConfig', () => {
     ).toMatchObject({ httpHeadersTimeoutMs: 2000, httpRequestTimeoutMs: 5000, httpIdleTimeoutMs: 9000, httpMaxConnections: 64 });
   });
 
+  it('bounds the event streams to at most half the connections, so the rest of the API keeps room', () => {
+    expect(loadConfig({ EVENTS_MAX_STREAMS: '5', EVENTS_MAX_STREAMS_PER_CLIENT: '3' })).toMatchObject({
+      eventsMaxStreams: 5,
+      eventsMaxStreamsPerClient: 3,
+    });
+    // Unset, the bound follows a lower connection limit down; set, it may take up to half of it.
+    expect(loadConfig({ HTTP_MAX_CONNECTIONS: '100' }).eventsMaxStreams).toBe(50);
+    expect(loadConfig({ HTTP_MAX_CONNECTIONS: '4000', EVENTS_MAX_STREAMS: '2000' }).eventsMaxStreams).toBe(2000);
+    expect(loadConfig({ HTTP_MAX_CONNECTIONS: '4000' }).eventsMaxStreams).toBe(256);
+    expect(loadConfig({ EVENTS_MAX_STREAMS: '0' }).eventsMaxStreams).toBe(0);
+    expect(() => loadConfig({ EVENTS_MAX_STREAMS: '257' })).toThrow(
+      'EVENTS_MAX_STREAMS: must leave at least half of HTTP_MAX_CONNECTIONS (512) to the rest of the API: at most 256, got 257',
+    );
+    expect(() => loadConfig({ HTTP_MAX_CONNECTIONS: '100', EVENTS_MAX_STREAMS: '51' })).toThrow(/^EVENTS_MAX_STREAMS: .*at most 50/);
+  });
+
   it('reads every variable', () => {
     const config = loadConfig({
       PORT: '9000',
@@ -67,6 +90,7 @@ describe('loadConfig', () => {
       AUTH_MODE: 'enforced',
       TOKEN_SECRET: 's'.repeat(40),
       TOKEN_TTL_MINUTES: '15',
+      SESSION_MAX_DAYS: '7',
       STALE_AFTER: 'PT2H',
       PICTURE_SOURCE: 'http://cam.local/capture',
       PICTURE_TIMEOUT_MS: '1500',
@@ -76,11 +100,13 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'warn',
       TIMELAPSE_DIR: '/var/lib/sensorhub/timelapses',
       TIMELAPSE_MAX_FRAMES: '500',
+      TIMELAPSE_MAX_BYTES: '1048576',
       FFMPEG_PATH: '/usr/local/bin/ffmpeg',
     });
     expect(config).toMatchObject({
       timelapseDir: '/var/lib/sensorhub/timelapses',
       timelapseMaxFrames: 500,
+      timelapseMaxBytes: 1_048_576,
       ffmpegPath: '/usr/local/bin/ffmpeg',
       port: 9000,
       host: '127.0.0.1',
@@ -88,6 +114,7 @@ describe('loadConfig', () => {
       corsOrigins: ['http://a.example', 'https://b.example:8443'],
       authMode: 'enforced',
       tokenTtlMinutes: 15,
+      sessionMaxDays: 7,
       staleAfterMs: 2 * 3600 * 1000,
       pictureSource: 'http://cam.local/capture',
       pictureTimeoutMs: 1500,
@@ -96,6 +123,18 @@ describe('loadConfig', () => {
       bodyLimitBytes: 4096,
       logLevel: 'warn',
     });
+  });
+
+  it('reads TIMELAPSE_MAX_BYTES in bytes or with a binary unit; 0 is no limit', () => {
+    const bytes = (value: string) => loadConfig({ TIMELAPSE_MAX_BYTES: value }).timelapseMaxBytes;
+    expect(bytes('0')).toBe(0);
+    expect(bytes('123456')).toBe(123_456);
+    expect(bytes('500K')).toBe(500 * 1024);
+    expect(bytes('500M')).toBe(500 * 1024 ** 2);
+    expect(bytes('2g')).toBe(2 * 1024 ** 3);
+    expect(bytes('1.5GiB')).toBe(1.5 * 1024 ** 3);
+    expect(bytes('1 TB')).toBe(1024 ** 4);
+    expect(bytes(' ')).toBe(2 * 1024 ** 3);
   });
 
   it('accepts STALE_AFTER in seconds and in the Python form', () => {
@@ -111,6 +150,9 @@ describe('loadConfig', () => {
     ['AUTH_MODE', 'sometimes'],
     ['TOKEN_SECRET', 'short'],
     ['TOKEN_TTL_MINUTES', '0'],
+    ['SESSION_MAX_DAYS', '0'],
+    ['SESSION_MAX_DAYS', '3651'],
+    ['SESSION_MAX_DAYS', 'a month'],
     ['STALE_AFTER', 'tomorrow'],
     ['STALE_AFTER', '-PT1H'],
     ['PICTURE_SOURCE', 'ftp://cam'],
@@ -127,9 +169,19 @@ describe('loadConfig', () => {
     ['HTTP_IDLE_TIMEOUT_MS', '-1'],
     ['HTTP_MAX_CONNECTIONS', '0'],
     ['HTTP_MAX_CONNECTIONS', 'many'],
+    ['EVENTS_MAX_STREAMS', 'many'],
+    ['EVENTS_MAX_STREAMS', '-1'],
+    ['EVENTS_MAX_STREAMS', '300'],
+    ['EVENTS_MAX_STREAMS_PER_CLIENT', '0'],
+    ['EVENTS_MAX_STREAMS_PER_CLIENT', '3.5'],
     ['TIMELAPSE_MAX_FRAMES', '0'],
     ['TIMELAPSE_MAX_FRAMES', 'lots'],
     ['TIMELAPSE_MAX_FRAMES', '1000001'],
+    ['TIMELAPSE_MAX_BYTES', 'plenty'],
+    ['TIMELAPSE_MAX_BYTES', '-1'],
+    ['TIMELAPSE_MAX_BYTES', '2 PB'],
+    ['TIMELAPSE_MAX_BYTES', '1e9'],
+    ['TIMELAPSE_MAX_BYTES', '99999999999999999'],
     ['ALERT_CLEAR_AFTER', 'a minute'],
     ['ALERT_CLEAR_AFTER', '-PT1M'],
     ['ALERT_WEBHOOK_URLS', 'ftp://hooks.local/a'],
@@ -145,5 +197,32 @@ describe('loadConfig', () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).variable).toBe(name);
     expect((error as ConfigError).message).toContain(name);
+  });
+});
+
+describe('backup settings', () => {
+  it('are off by default, with a day between backups and seven kept', () => {
+    const config = loadConfig({});
+    expect(config.backupDir).toBeUndefined();
+    expect(config.backupEveryMs).toBe(24 * 3_600_000);
+    expect(config.backupKeep).toBe(7);
+  });
+
+  it('take a folder, a duration and a count', () => {
+    const config = loadConfig({ BACKUP_DIR: '/var/backups/sensorhub', BACKUP_EVERY: 'PT6H', BACKUP_KEEP: '30' });
+    expect(config).toMatchObject({ backupDir: '/var/backups/sensorhub', backupEveryMs: 6 * 3_600_000, backupKeep: 30 });
+    expect(loadConfig({ BACKUP_EVERY: '3600' }).backupEveryMs).toBe(3_600_000);
+  });
+
+  it.each([
+    ['BACKUP_EVERY', 'daily'],
+    ['BACKUP_EVERY', '0'],
+    ['BACKUP_EVERY', 'PT30S'],
+    ['BACKUP_KEEP', '0'],
+    ['BACKUP_KEEP', 'seven'],
+    ['BACKUP_KEEP', '-1'],
+  ])('refuses %s=%s, naming the variable', (variable, value) => {
+    expect(() => loadConfig({ [variable]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [variable]: value })).toThrow(new RegExp(`^${variable}: `));
   });
 });

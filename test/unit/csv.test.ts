@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { csvField, csvRow } from '../../src/domain/csv.js';
+import { csvField, csvRow } from '../../src/measurements/csv.js';
 
 describe('CSV escaping (RFC 4180)', () => {
   it('leaves plain fields alone', () => {

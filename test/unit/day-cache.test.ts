@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dayCache, jsonArrayOf, rowsOf } from '../../src/history/day-cache.js';
-import { DAY, HOUR } from '../../src/history/sizes.js';
-import type { BucketRead, BucketRow } from '../../src/store/history-sql.js';
+import { DAY, HOUR } from '../../src/domain/bucket-sizes.js';
+import type { BucketRead, BucketRow } from '../../src/domain/bucket-rows.js';
 
 /** A store of hourly rows in memory: [start, value], each day with a stamp; counts the rows read. */
 function source(days: number) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeDependents } from '../../src/store/repositories/removals.js';
+import { describeDependents } from '../../src/domain/dependents.js';
 
 describe('describeDependents', () => {
   it('names only the counts that are not zero, singular for one', () => {

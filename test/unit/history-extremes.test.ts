@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { extremesPerBucket } from '../../src/history/extremes.js';
-import { type Bucket, bucketsOf, foldBuckets } from '../../src/history/fold.js';
-import { DAY, FIVE_MINUTES, HOUR } from '../../src/history/sizes.js';
+import { type Bucket, bucketsOf, foldBuckets } from '../../src/domain/bucket-fold.js';
+import { DAY, FIVE_MINUTES, HOUR } from '../../src/domain/bucket-sizes.js';
 
 const T0 = Date.UTC(2026, 10, 22);
 

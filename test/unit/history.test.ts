@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bucketsOf, bucketStream, foldBuckets, type Bucket } from '../../src/history/fold.js';
+import { bucketsOf, bucketStream, foldBuckets, type Bucket } from '../../src/domain/bucket-fold.js';
 import { retentionCutoffs } from '../../src/history/retention.js';
 import {
   bucketCeil,
@@ -12,8 +12,8 @@ import {
   keptSizeDividing,
   sizeFittingIn,
   sizeForBuckets,
-} from '../../src/history/sizes.js';
-import { merge, summaryOf, type MeasurementLike } from '../../src/history/summary.js';
+} from '../../src/domain/bucket-sizes.js';
+import { merge, summaryOf, type MeasurementLike } from '../../src/domain/bucket-summary.js';
 
 const YEAR = 365 * DAY;
 const T0 = Date.UTC(2026, 10, 22);

@@ -2,32 +2,25 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hotReads } from '../../src/http/hot-reads.js';
-import type { StoredActuator } from '../../src/store/index.js';
+import { type HotReadOptions, hotReads } from '../../src/http/hot-reads.js';
+import type { Activation } from '../../src/domain/activation.js';
 import type { PolledReads } from '../../src/store/index.js';
 
 const NOW = Date.UTC(2026, 10, 22, 12);
 const MEASUREMENT = { measurement_id: 7, sensor_id: 3, value: 4.5, timestamp: NOW - 1000 };
-const ACTUATOR: StoredActuator = {
-  actuator_id: 2,
-  actuator_type: 'acid_pump',
-  sensor_id: 3,
-  condition_value: 5,
-  activation_condition: 'low',
-  activation_period: 60,
-  activation_duration: 4,
-  actuator_name: null,
-  enabled: true,
-  last_activated: NOW - 120_000,
-};
+/** The decision the service answers for actuator 2 (the route's and this path's). */
+const STATE: Activation = { activate: true, status: 'OK', reason: 'ok', duration: 4, period: 60 };
+
+/** What the fast path reads: the polled measurement, and the service's decision. */
+type Reads = Pick<HotReadOptions, 'actuatorState'> & { lastMeasurement: PolledReads['lastMeasurement'] };
 
 /** What the handler recorded for metrics: the seconds of each answer, per route. */
 const observed = { last: [] as number[], state: [] as number[] };
 const observe = { last: (s: number) => observed.last.push(s), state: (s: number) => observed.state.push(s) };
 
 /** The handler on a real port; requests it does not answer reach `next`, which answers 599. */
-async function serve(polled: PolledReads, active = () => true): Promise<{ url: string; server: Server }> {
-  const hot = hotReads({ polled, now: () => NOW, staleAfterMs: 3600_000, exposedHeaders: ['Content-Disposition'], active, observe });
+async function serve(polled: Reads, active = () => true): Promise<{ url: string; server: Server }> {
+  const hot = hotReads({ polled, actuatorState: polled.actuatorState, exposedHeaders: ['Content-Disposition'], active, observe });
   const server = createServer((req, res) =>
     hot(req, res, (_req, fallback) => {
       fallback.writeHead(599).end('route');
@@ -38,13 +31,13 @@ async function serve(polled: PolledReads, active = () => true): Promise<{ url: s
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
-const fromMemory: PolledReads = {
+const fromMemory: Reads = {
   lastMeasurement: (id) => (id === 3 ? MEASUREMENT : undefined),
-  actuator: (id) => (id === 2 ? ACTUATOR : undefined),
+  actuatorState: (id) => (id === 2 ? STATE : undefined),
 };
-const fromPromises: PolledReads = {
+const fromPromises: Reads = {
   lastMeasurement: async (id) => fromMemory.lastMeasurement(id),
-  actuator: async (id) => fromMemory.actuator(id),
+  actuatorState: async (id) => fromMemory.actuatorState(id),
 };
 
 describe('hot reads in front of the request pipeline', () => {
@@ -66,7 +59,7 @@ describe('hot reads in front of the request pipeline', () => {
 
     const state = await fetch(`${running.url}/actuators/2/state/`);
     expect(state.status).toBe(200);
-    expect(await state.json()).toEqual({ activate: true, status: 'OK', duration: 4, period: 60 });
+    expect(await state.json()).toEqual({ activate: true, status: 'OK', reason: 'ok', duration: 4, period: 60 });
     expect(state.headers.get('cache-control')).toBe('no-store');
   });
 
@@ -106,10 +99,12 @@ describe('hot reads in front of the request pipeline', () => {
         lastMeasurement: () => {
           throw new Error('busy');
         },
-        actuator: () => ACTUATOR,
+        actuatorState: () => {
+          throw new Error('busy');
+        },
       },
-      { lastMeasurement: () => Promise.reject(new Error('busy')), actuator: async () => ACTUATOR },
-    ] as PolledReads[]) {
+      { lastMeasurement: () => Promise.reject(new Error('busy')), actuatorState: () => Promise.reject(new Error('busy')) },
+    ] as Reads[]) {
       const running = await serve(polled);
       expect((await fetch(`${running.url}/measurements/3/last`)).status).toBe(599);
       expect((await fetch(`${running.url}/actuators/2/state`)).status).toBe(599);

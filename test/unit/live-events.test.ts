@@ -1,51 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { activationFor, type ActuatorSettings } from '../../src/domain/activation.js';
-import { nextDecisionChange } from '../../src/domain/decision-change.js';
-import { changeBus } from '../../src/events/bus.js';
+import { changeBus } from '../../src/core/bus.js';
 import { eventFeed } from '../../src/events/feed.js';
 import { recentEvents } from '../../src/events/recent-events.js';
 import { idRanges, MAX_PAYLOAD_BYTES, packPayloads, parsePayload, recordsOf } from '../../src/events/relay-codec.js';
 
 const NOW = Date.UTC(2026, 10, 22, 12);
-const HOUR = 3600_000;
-const pump: ActuatorSettings = {
-  enabled: true,
-  condition_value: 5,
-  activation_condition: 'low',
-  activation_period: 60,
-  activation_duration: 2,
-  last_activated: NOW,
-};
-
-describe('nextDecisionChange', () => {
-  it('is the first millisecond the pure decision differs, for the period and for staleness', () => {
-    const cases: [ActuatorSettings, { value: number; timestamp: number }, number][] = [
-      [pump, { value: 4, timestamp: NOW }, NOW + 60_000],
-      [{ ...pump, activation_period: 2.007 }, { value: 4, timestamp: NOW }, NOW + 2007],
-      [{ ...pump, activation_period: 0.0001 }, { value: 4, timestamp: NOW }, NOW + 1],
-      // Period over: the next change is the reading turning stale, one millisecond after an hour.
-      [{ ...pump, last_activated: NOW - 120_000 }, { value: 4, timestamp: NOW - 1000 }, NOW - 1000 + HOUR + 1],
-      // Staleness first when it comes before the period.
-      [{ ...pump, activation_period: 7200 }, { value: 4, timestamp: NOW - 10 }, NOW - 10 + HOUR + 1],
-    ];
-    for (const [actuator, latest, expected] of cases) {
-      const at = nextDecisionChange(actuator, latest, NOW, HOUR);
-      expect(at).toBe(expected);
-      // The decision is the same up to the instant and differs at it.
-      expect(activationFor(actuator, latest, at! - 1, HOUR)).toEqual(activationFor(actuator, latest, NOW, HOUR));
-      expect(activationFor(actuator, latest, at!, HOUR)).not.toEqual(activationFor(actuator, latest, NOW, HOUR));
-    }
-  });
-
-  it('is undefined when only a write can change the decision', () => {
-    expect(nextDecisionChange({ ...pump, enabled: false }, { value: 4, timestamp: NOW }, NOW, HOUR)).toBeUndefined();
-    expect(nextDecisionChange(pump, undefined, NOW, HOUR)).toBeUndefined();
-    expect(nextDecisionChange(pump, { value: 4, timestamp: NOW - 2 * HOUR }, NOW, HOUR)).toBeUndefined();
-    expect(
-      nextDecisionChange({ ...pump, activation_period: Number.NaN }, { value: 4, timestamp: NOW - 2 * HOUR }, NOW, HOUR),
-    ).toBeUndefined();
-  });
-});
 
 describe('relay payloads', () => {
   it('carry a 10,000-measurement batch as one id range, and scattered ids in a few notifications under 8000 bytes', () => {
@@ -132,6 +91,46 @@ describe('event feed', () => {
     bus.publish('measurements', { rows: [row(3)] });
     expect(delivered).toEqual([1, 2]);
     expect(feed.since('i-1')?.map((e) => e.seq)).toEqual([2]);
+    feed.stop();
+  });
+
+  it('resumes with the missed events a stream subscribes to, or a `reset` when they are gone or pass the byte bound', () => {
+    const bus = changeBus();
+    const feed = eventFeed({
+      bus,
+      sensors: [
+        { sensor_id: 1, prototype_id: 1 },
+        { sensor_id: 2, prototype_id: 1 },
+      ],
+      actuators: [],
+      instance: 'i',
+      recent: { maxEvents: 100, maxBytes: 1 << 20 },
+      deliver: () => {},
+    });
+    const rows = (sensor_id: number, n: number) =>
+      Array.from({ length: n }, (_, i) => ({ measurement_id: i, sensor_id, value: 1, timestamp: NOW }));
+    bus.publish('measurements', { rows: rows(1, 1) });
+    bus.publish('measurements', { rows: rows(1, 10) });
+    bus.publish('measurements', { rows: rows(2, 1000) });
+    const mine = { types: new Set(['measurements'] as const), sensorIds: new Set([1]) };
+    const everything = { types: new Set(['measurements'] as const) };
+    const eventName = (text: string) => /^event: (\w+)$/m.exec(text)?.[1];
+    const reason = (text: string) => JSON.parse(/^data: (.*)$/m.exec(text)![1]).reason;
+
+    // Sensor 2's big batch is not this stream's: it does not count against the bound.
+    const replay = feed.resume('i-1', mine, 2000);
+    expect(replay.map(eventName)).toEqual(['measurements']);
+    expect(replay[0]).toMatch(/^id: i-2$/m);
+
+    const tooMuch = feed.resume('i-1', everything, 2000);
+    expect(tooMuch.map(eventName)).toEqual(['reset']);
+    expect(reason(tooMuch[0])).toBe('missed events are too many to replay');
+    expect(feed.resume('i-1', everything, 1 << 20).map(eventName)).toEqual(['measurements', 'measurements']);
+
+    expect(feed.resume('i-3', everything, 0)).toEqual([]);
+    const gone = feed.resume('other-1', mine, 1 << 20);
+    expect(gone.map(eventName)).toEqual(['reset']);
+    expect(reason(gone[0])).toBe('missed events are no longer kept');
     feed.stop();
   });
 });

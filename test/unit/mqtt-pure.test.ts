@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/config/index.js';
 import { backoffDelay } from '../../src/mqtt/backoff.js';
 import { actuatorConfig, classify, sensorConfig } from '../../src/mqtt/discovery.js';
-import { excerpt, parseMeasurementPayload } from '../../src/mqtt/payload.js';
-import { parseBrokerUrl } from '../../src/mqtt/settings.js';
+import { excerpt, MAX_PAYLOAD_BYTES, oversizeReason, parseMeasurementPayload } from '../../src/mqtt/payload.js';
+import { parseBrokerUrl } from '../../src/config/mqtt.js';
 import { addressOf, topicsOf } from '../../src/mqtt/topics.js';
+import { sensorTrustDefaults, storedActuatorSafety } from '../helpers/bodies.js';
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');
 
@@ -19,6 +20,7 @@ describe('MQTT settings', () => {
       clientId: expect.stringMatching(/^sensorhub-.+-8001$/),
       haDiscovery: true,
       discoveryPrefix: 'homeassistant',
+      trustBroker: false,
     });
   });
 
@@ -39,6 +41,7 @@ describe('MQTT settings', () => {
         MQTT_CLIENT_ID: 'sensorhub-a',
         MQTT_HA_DISCOVERY: 'off',
         MQTT_HA_DISCOVERY_PREFIX: 'ha',
+        MQTT_TRUST_BROKER: 'true',
       }).mqtt,
     ).toEqual({
       url: 'mqtt://h:1999',
@@ -48,7 +51,20 @@ describe('MQTT settings', () => {
       clientId: 'sensorhub-a',
       haDiscovery: false,
       discoveryPrefix: 'ha',
+      trustBroker: true,
     });
+  });
+
+  it('in enforced mode, stop the start unless MQTT_TRUST_BROKER=true, naming both settings', () => {
+    const enforced = { MQTT_URL: 'mqtt://b', AUTH_MODE: 'enforced' };
+    for (const env of [enforced, { ...enforced, MQTT_TRUST_BROKER: 'false' }]) {
+      expect(() => loadConfig(env)).toThrow(ConfigError);
+      expect(() => loadConfig(env)).toThrow(/^MQTT_TRUST_BROKER: .*AUTH_MODE=enforced.*MQTT_TRUST_BROKER=true/);
+    }
+    expect(loadConfig({ ...enforced, MQTT_TRUST_BROKER: 'true' }).mqtt?.trustBroker).toBe(true);
+    // Open mode asks nothing of the broker; without MQTT_URL there is nothing to trust.
+    expect(loadConfig({ MQTT_URL: 'mqtt://b' }).mqtt?.trustBroker).toBe(false);
+    expect(loadConfig({ AUTH_MODE: 'enforced' }).mqtt).toBeUndefined();
   });
 
   it('are checked even while MQTT is off', () => {
@@ -65,6 +81,7 @@ describe('MQTT settings', () => {
     ['MQTT_CLIENT_ID', { MQTT_URL: 'mqtt://b', MQTT_CLIENT_ID: 'has space' }],
     ['MQTT_HA_DISCOVERY', { MQTT_URL: 'mqtt://b', MQTT_HA_DISCOVERY: 'maybe' }],
     ['MQTT_HA_DISCOVERY_PREFIX', { MQTT_URL: 'mqtt://b', MQTT_HA_DISCOVERY_PREFIX: 'home+assistant' }],
+    ['MQTT_TRUST_BROKER', { MQTT_TRUST_BROKER: 'perhaps' }],
   ])('stop the start naming %s when it is bad', (variable, env) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`^${variable}: `));
@@ -119,6 +136,25 @@ describe('MQTT measurement payloads', () => {
     expect(!parsed.ok && parsed.reason).toMatch(reason);
   });
 
+  it('refuse a payload over 64 KiB before reading it, and a number longer than 64 characters, in one pass', { timeout: 60_000 }, () => {
+    expect(oversizeReason(new Uint8Array(MAX_PAYLOAD_BYTES))).toBeUndefined();
+    expect(oversizeReason(new Uint8Array(MAX_PAYLOAD_BYTES + 1))).toMatch(/65537 bytes, over the limit of 65536/);
+    // Not UTF-8 either: the size is what is refused, before any decoding.
+    expect(parseMeasurementPayload(7, Buffer.alloc(MAX_PAYLOAD_BYTES + 1, 0xff))).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/over the limit/),
+    });
+    expect(parseMeasurementPayload(7, bytes('1'.repeat(64)))).toMatchObject({ ok: true, body: { value: Number('1'.repeat(64)) } });
+    for (const payload of ['1'.repeat(65), `${'1'.repeat(60_000)}x`, `-${'1'.repeat(60_000)}`, `.${'9'.repeat(100)}`]) {
+      expect(parseMeasurementPayload(7, bytes(payload))).toEqual({
+        ok: false,
+        reason: expect.stringMatching(/number longer than 64 characters/),
+      });
+    }
+    // Surrounding blanks are not part of the number.
+    expect(parseMeasurementPayload(7, bytes(`  ${'1'.repeat(64)}\n`))).toMatchObject({ ok: true });
+  });
+
   it('cut a long payload to an excerpt, whole characters only', () => {
     expect(excerpt(bytes('short'))).toBe('short');
     expect(excerpt(bytes('é'.repeat(300)), 10)).toBe(`${'é'.repeat(10)}…`);
@@ -146,6 +182,7 @@ describe('Home Assistant discovery configs', () => {
     threshold_low: 1,
     threshold_high: 2,
     threshold_critically_high: 3,
+    ...sensorTrustDefaults,
   };
 
   it('make a sensor entity reading the sensor’s newest value, on its prototype’s device', () => {
@@ -184,6 +221,7 @@ describe('Home Assistant discovery configs', () => {
       activation_duration: 2,
       enabled: true,
       last_activated: 0,
+      ...storedActuatorSafety,
     };
     const unnamed = sensorConfig(context, sensor, undefined);
     expect(JSON.parse(unnamed.payload).device.name).toBe('Prototype 2');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_DEVIATION_RATE, perSensorCount, randomSeries, seededRandom, splitShare } from '../../src/domain/random-series.js';
+import { MAX_DEVIATION_RATE } from '../../src/domain/measurement.js';
+import { perSensorCount, randomSeries, seededRandom, splitShare } from '../../src/measurements/random-series.js';
 
 const options = {
   yearly_measurements_ratio: 0.8,

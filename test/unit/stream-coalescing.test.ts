@@ -47,7 +47,7 @@ function registryOnManualTime(start: number) {
   const manual = manualTimers(clock);
   const now = () => clock.now as number;
   const registry = streamRegistry(
-    { maxBacklogBytes: 1 << 20, heartbeatMs: 60_000, coalesceMs: 15 },
+    { maxBacklogBytes: 1 << 20, heartbeatMs: 60_000, coalesceMs: 15, maxStreams: 100, maxPerClient: 100 },
     { timers: manual.timers, now, window: { timers: manual.timers, now } },
   );
   return { clock, manual, registry };

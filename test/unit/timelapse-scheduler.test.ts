@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { frameScheduler, LONGEST_TIMER_MS, type Timers } from '../../src/timelapse/scheduler.js';
+import { LONGEST_DELAY_MS, type Timers } from '../../src/core/timers.js';
+import { frameScheduler } from '../../src/timelapse/scheduler.js';
 import { nextSlot, slotAt, slotCount, slotDue } from '../../src/timelapse/schedule.js';
 import { timelapseConfigIssues } from '../../src/timelapse/rules.js';
 
@@ -10,14 +11,13 @@ function manualClock(start: number) {
   const delays: number[] = [];
   const settle = () => new Promise((resolve) => setImmediate(resolve));
   const timers: Timers = {
-    now: () => now,
-    setTimeout(fire, ms) {
+    set(fire, ms) {
       delays.push(ms);
       const timer = { at: now + ms, fire };
       pending.push(timer);
       return timer;
     },
-    clearTimeout(handle) {
+    clear(handle) {
       pending = pending.filter((t) => t !== handle);
     },
   };
@@ -59,6 +59,7 @@ function scheduled(options: {
   const scheduler = frameScheduler({
     grid: { startMs: START, frequencyMs: options.frequencyMs, durationMs: options.durationMs },
     from: options.from ?? 0,
+    now: () => options.clock.now,
     timers: options.clock.timers,
     takeFrame: async (slot) => {
       taken.push({ slot, at: options.clock.now });
@@ -76,8 +77,7 @@ function scheduled(options: {
 }
 
 /** A frame that takes `ms` of the manual clock. */
-const taking = (clock: ReturnType<typeof manualClock>, ms: number) => () =>
-  new Promise<void>((resolve) => clock.timers.setTimeout(resolve, ms));
+const taking = (clock: ReturnType<typeof manualClock>, ms: number) => () => new Promise<void>((resolve) => clock.timers.set(resolve, ms));
 
 describe('the frame grid', () => {
   const grid = { startMs: 0, frequencyMs: 1000, durationMs: 3000 };
@@ -236,6 +236,6 @@ describe('frameScheduler', () => {
     await clock.advanceTo(START + 61 * day);
     expect(taken.map((t) => t.at - START)).toEqual([0, 30 * day]);
     expect(events.endedAt).toBe(START + 60 * day);
-    expect(Math.max(...clock.delays)).toBeLessThanOrEqual(LONGEST_TIMER_MS);
+    expect(Math.max(...clock.delays)).toBeLessThanOrEqual(LONGEST_DELAY_MS);
   });
 });

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { whenUnauthorized } from './api/client';
 import { api } from './api/endpoints';
 import type { DashboardSettings, Prototype } from './api/types';
+import { NewTankButton, NewTankForm } from './components/new-tank';
 import { Dashboard } from './context';
 import { PERMISSION, tokenPermissions } from './domain/permissions';
 import { AlertsPage } from './pages/alerts';
@@ -13,6 +14,7 @@ import { LoginPage } from './pages/login';
 import { OverviewPage } from './pages/overview';
 import { SettingsPage } from './pages/settings';
 import { hrefOf, PAGES, type PageId, useRoute } from './router';
+import { useActiveAlerts } from './state/active-alerts';
 import { usePreferences } from './state/prefs';
 import { storedToken, storeToken } from './state/session';
 
@@ -65,8 +67,10 @@ export function App() {
       onTheme={() => setPrefs({ theme: prefs.theme === 'dark' ? 'light' : 'dark' })}
       onLogout={enforced ? logout : undefined}
     >
-      {(prototype, prototypes) => (
-        <Dashboard.Provider value={{ settings, prefs, prototype, prototypes, canModify }}>
+      {(prototype, prototypes, tanksChanged) => (
+        // Keyed by the tank: a switch starts every page afresh, so nothing read for one tank is
+        // ever drawn against another's sensors.
+        <Dashboard.Provider key={prototype.prototype_id} value={{ settings, prefs, prototype, prototypes, canModify, tanksChanged }}>
           {page === 'overview' && <OverviewPage />}
           {page === 'alerts' && <AlertsPage />}
           {page === 'charts' && <ChartsPage />}
@@ -86,7 +90,7 @@ interface ShellProps {
   theme: 'light' | 'dark';
   onTheme: () => void;
   onLogout?: () => void;
-  children: (prototype: Prototype, prototypes: Prototype[]) => ComponentChildren;
+  children: (prototype: Prototype, prototypes: Prototype[], tanksChanged: (choose?: number) => Promise<void>) => ComponentChildren;
 }
 
 /** Header, navigation, access notice and the prototype picker around the current page. */
@@ -95,16 +99,25 @@ function Shell({ page, settings, canModify, theme, onTheme, onLogout, children }
   const [chosen, setChosen] = useState(() => Number(localStorage.getItem(PROTOTYPE_KEY) ?? 0));
   const [failure, setFailure] = useState<string | null>(null);
 
-  useEffect(() => {
-    api.prototypes().then(setPrototypes, (error: Error) => setFailure(error.message));
-  }, []);
-
-  const prototype = prototypes?.find((p) => p.prototype_id === chosen) ?? prototypes?.[0];
   const choose = (id: number) => {
     localStorage.setItem(PROTOTYPE_KEY, String(id));
     setChosen(id);
   };
+  const tanksChanged = async (show?: number) => {
+    try {
+      setPrototypes(await api.prototypes());
+      setFailure(null);
+      if (show !== undefined) choose(show);
+    } catch (error) {
+      setFailure((error as Error).message);
+    }
+  };
+  useEffect(() => void tanksChanged(), []);
+
+  const prototype = prototypes?.find((p) => p.prototype_id === chosen) ?? prototypes?.[0];
+
   const label = PAGES.find((p) => p.id === page)?.label ?? '';
+  const active = useActiveAlerts(settings.features?.alerts ?? false);
 
   return (
     <>
@@ -118,17 +131,20 @@ function Shell({ page, settings, canModify, theme, onTheme, onLogout, children }
           </span>{' '}
           sensorhub
         </div>
-        {prototypes && prototypes.length > 1 && (
-          <label class="picker">
-            <span>Prototype</span>
-            <select value={prototype?.prototype_id} onChange={(e) => choose(Number(e.currentTarget.value))}>
-              {prototypes.map((p) => (
-                <option key={p.prototype_id} value={p.prototype_id}>
-                  {p.prototype_name}
-                </option>
-              ))}
-            </select>
-          </label>
+        {prototypes && prototypes.length > 0 && (
+          <div class="picker">
+            <label>
+              <span>Tank</span>
+              <select value={prototype?.prototype_id} onChange={(e) => choose(Number(e.currentTarget.value))}>
+                {prototypes.map((p) => (
+                  <option key={p.prototype_id} value={p.prototype_id}>
+                    {p.prototype_name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            {canModify && <NewTankButton prototypes={prototypes} onCreated={(created) => void tanksChanged(created.prototype_id)} />}
+          </div>
         )}
         <div class="top-actions">
           <button type="button" class="ghost" onClick={onTheme} aria-pressed={theme === 'dark'}>
@@ -144,6 +160,13 @@ function Shell({ page, settings, canModify, theme, onTheme, onLogout, children }
           {PAGES.filter((p) => p.id !== 'alerts' || settings.features?.alerts).map((p) => (
             <a key={p.id} href={hrefOf(p.id)} aria-current={p.id === page ? 'page' : undefined}>
               {p.label}
+              {p.id === 'alerts' && active.length > 0 && (
+                <span class="tab-count" data-active-alerts={active.length}>
+                  {' '}
+                  <span aria-hidden="true">{active.length}</span>
+                  <span class="visually-hidden">, {active.length} active</span>
+                </span>
+              )}
             </a>
           ))}
         </nav>
@@ -164,8 +187,18 @@ function Shell({ page, settings, canModify, theme, onTheme, onLogout, children }
           {prototype && <span class="muted"> · {prototype.prototype_name}</span>}
         </h1>
         {failure && <Problem message={`Could not load the prototypes: ${failure}`} />}
-        {prototypes && !prototype && <p>No prototype yet: create one through the API (<a href="/docs">documentation</a>).</p>}
-        {prototypes && prototype && children(prototype, prototypes)}
+        {prototypes && !prototype && (
+          <section class="card empty-start" aria-labelledby="first-tank">
+            <h2 id="first-tank">Create your first tank</h2>
+            <p>A tank groups the sensors that watch one nutrient solution and the pumps that correct it.</p>
+            {canModify ? (
+              <NewTankForm prototypes={prototypes} onCreated={(created) => void tanksChanged(created.prototype_id)} />
+            ) : (
+              <p class="muted">Ask someone with the “modify” permission to create one.</p>
+            )}
+          </section>
+        )}
+        {prototypes && prototype && children(prototype, prototypes, tanksChanged)}
       </main>
     </>
   );

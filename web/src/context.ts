@@ -11,6 +11,8 @@ export interface DashboardContext {
   prototypes: Prototype[];
   /** The token allows writes (always true in open mode). */
   canModify: boolean;
+  /** The tank list changed (created, renamed, deleted): read it again, then show `choose` if given. */
+  tanksChanged: (choose?: number) => Promise<void>;
 }
 
 export const Dashboard = createContext<DashboardContext | null>(null);

@@ -4,7 +4,7 @@ import type { Actuator, ActuatorState, Alert, AlertEvent, Measurement, Prototype
 import { storedToken } from './state/session';
 
 /**
- * How the pages learn that data changed: the service's event stream (`GET /events`, API.md §9),
+ * How the pages learn that data changed: the service's event stream (`GET /events`, docs/api.md §9),
  * one EventSource per page. Pages never poll.
  *
  * EventSource reconnects by itself after a dropped connection and resumes with Last-Event-ID (the

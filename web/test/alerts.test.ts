@@ -5,6 +5,7 @@ import { alertKindText, applyAlertChange, nextBefore } from '../src/domain/alert
 const alert = (alert_id: number, change: Partial<Alert> = {}): Alert => ({
   alert_id,
   sensor_id: 1,
+  actuator_id: null,
   prototype_id: 0,
   kind: 'high',
   severity: 'warning',
@@ -54,5 +55,23 @@ describe('nextBefore', () => {
   it('pages on from the oldest alert shown while pages are full', () => {
     expect(nextBefore([alert(9), alert(4)], 2)).toBe(4);
     expect(nextBefore([alert(9)], 2)).toBeUndefined();
+  });
+});
+
+describe('active alerts in the title and notifications', () => {
+  it('puts the count of active alerts before the name', async () => {
+    const { pageTitle } = await import('../src/domain/alerts');
+    expect(pageTitle(0)).toBe('sensorhub');
+    expect(pageTitle(2)).toBe('(2) sensorhub');
+  });
+
+  it('notifies of a critical alert when raised or escalated, not of warnings, clears or acknowledgements', async () => {
+    const { notifiesOf } = await import('../src/domain/alerts');
+    const critical = { severity: 'critical', state: 'active' } as const;
+    expect(notifiesOf({ event: 'raised', alert: critical })).toBe(true);
+    expect(notifiesOf({ event: 'escalated', alert: critical })).toBe(true);
+    expect(notifiesOf({ event: 'raised', alert: { severity: 'warning', state: 'active' } })).toBe(false);
+    expect(notifiesOf({ event: 'acknowledged', alert: critical })).toBe(false);
+    expect(notifiesOf({ event: 'cleared', alert: { severity: 'critical', state: 'cleared' } })).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { queryString } from '../src/api/client';
 import { ApiError, fieldErrors, fieldOf } from '../src/api/errors';
+import type { RemovalRefused } from '../src/api/types';
 import { dependentsOf } from '../src/domain/dependents';
 import { parseNumbers } from '../src/domain/numbers';
 import { tokenPermissions } from '../src/domain/permissions';
@@ -71,13 +72,15 @@ describe('timeSince', () => {
 });
 
 describe('dependentsOf', () => {
-  it('takes the counts out of the service’s refusal', () => {
-    expect(dependentsOf('Sensor 3 still has 1 actuator and 288 measurements; delete them first, or add ?cascade=true to delete them with it')).toBe(
-      '1 actuator and 288 measurements',
-    );
+  const refusal = (detail: string, dependents?: RemovalRefused['dependents']) =>
+    new ApiError(409, detail, dependents ? { detail, dependents } : { detail });
+
+  it('reads the counts the service’s refusal carries, not its sentence', () => {
+    const refused = refusal('Sensor 3 cannot go just now', { sensors: 0, actuators: 1, measurements: 1288 });
+    expect(dependentsOf(refused)).toBe('1 actuator and 1,288 measurements');
   });
 
-  it('keeps a detail it cannot read whole', () => {
-    expect(dependentsOf('Conflict')).toBe('Conflict');
+  it('keeps the detail of a 409 without counts', () => {
+    expect(dependentsOf(refusal('Conflict'))).toBe('Conflict');
   });
 });

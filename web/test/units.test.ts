@@ -49,6 +49,11 @@ describe('thresholdBands', () => {
     threshold_low: 10,
     threshold_high: 30,
     threshold_critically_high: 40,
+    sensor_name: null,
+    valid_min: null,
+    valid_max: null,
+    stale_after: null,
+    stuck_after: null,
   };
 
   it('shades critical outside the critical thresholds and warning between them and the warning ones', () => {

@@ -1,5 +1,5 @@
 import { type Kysely, type Migration, sql } from 'kysely';
-import { bucketStart, DAY, FIVE_MINUTES, HOUR } from '../../history/sizes.js';
+import { bucketStart, DAY, FIVE_MINUTES, HOUR } from '../../domain/bucket-sizes.js';
 import type { Database } from '../database.js';
 import type { Dialect } from '../dialect.js';
 import { historyRepository } from '../repositories/history.js';
@@ -50,7 +50,7 @@ function slices({ rows, from, to }: Extent): [number, number][] {
 }
 
 /**
- * The history buckets (API.md §10), built for the measurements already stored: per sensor, in
+ * The history buckets (docs/api.md §10), built for the measurements already stored: per sensor, in
  * slices of whole days, the 5-minute buckets computed in the store from the raw rows, then the
  * hours folded from them and the days from the hours (history-buckets-sql.ts), with progress in
  * the log every two seconds.

@@ -2,7 +2,7 @@ import { type Kysely, type Migration, sql } from 'kysely';
 import type { SchemaTypes } from '../dialect.js';
 
 /**
- * Alerts (API.md §11): the alerts themselves, each sensor's level as last evaluated, and the
+ * Alerts (docs/api.md §11): the alerts themselves, each sensor's level as last evaluated, and the
  * outbox of webhook notifications. "At most one active alert per sensor and kind" is the schema's
  * rule (a partial unique index), so it holds whichever process or code path writes.
  */

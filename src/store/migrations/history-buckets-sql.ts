@@ -1,15 +1,21 @@
 import { type RawBuilder, sql } from 'kysely';
-import { FIVE_MINUTES } from '../../history/sizes.js';
+import { FIVE_MINUTES } from '../../domain/bucket-sizes.js';
 import type { StoreKind } from '../dialect.js';
-import { BUCKET_COLUMNS } from '../history-sql.js';
+import { BUCKET_COLUMNS, pointsByArrayExtremes } from '../history-sql.js';
 
 /**
  * The statements that build history buckets for stored measurements inside the store, one
  * `insert … select … group by` per size for a range of one sensor, rather than each row read into
- * JavaScript. They give what `src/history/summary.ts` defines, point for point:
+ * JavaScript. They give what `src/domain/bucket-summary.ts` defines, point for point:
  * - the 5-minute buckets from the raw rows (each store its own way, below);
  * - an hour from its 5-minute buckets and a day from its hours (the same SQL on both stores),
  *   which is exact: each field of a summary is decided by a total order, and the sum and count add up.
+ *
+ * PostgreSQL's points are written from `POINT_ORDERS` (history-sql.ts), as ingest's statement and
+ * the merge are. SQLite's and the folds spell the orders out: SQLite has no arrays to compare,
+ * so its points come from packed keys and look-ups, and a fold picks among whole finer buckets
+ * (the earliest holding the extreme value), which no row order expresses. The migration tests
+ * (test/store/history-migration*.test.ts) hold both to src/domain/bucket-summary.ts.
  */
 
 /** SQLite: a point's place in its 5-minute bucket packed with its id: (ms − start) · 2^40 + id. */
@@ -62,26 +68,25 @@ function sqliteFiveMinutes(sensorId: number, from: number, to: number): RawBuild
 
 /**
  * PostgreSQL: one grouped pass; each point is the least or greatest of an array that orders the
- * rows as the point's order does (arrays compare element by element; epoch ms and ids are exact
- * in a double): the lowest value, then earliest, then lowest id; the highest value, then earliest
+ * rows as the point's order does (`pointsByArrayExtremes`; epoch ms and ids are exact in a
+ * double): the lowest value, then earliest, then lowest id; the highest value, then earliest
  * (negated), then lowest id (negated); first and last by (timestamp, id), the value carried after.
+ * Ingest's statement picks the same points by sorting each group (`pointsByArrayAgg`): the two
+ * share the orders, each keeps the form it was tuned in.
  */
 function postgresFiveMinutes(sensorId: number, from: number, to: number): RawBuilder<unknown> {
   const size = FIVE_MINUTES;
   const at = (ms: number) => sql`timestamptz 'epoch' + ${ms}::int8 * interval '1 millisecond'`;
-  const part = (name: string, i: number, type: 'float8' | 'int8', sign = '') => sql.raw(`(${sign}${name}[${i}])::${type}`);
+  const points = pointsByArrayExtremes(
+    { value: 'value', ts: 'ms', id: 'measurement_id' },
+    { min: 'lo', max: 'hi', first: 'fp', last: 'lp' },
+  );
   return sql`insert into history_buckets (${columns})
     select sensor_id, ${size}::int8, start, n, s,
-      ${part('lo', 1, 'float8')}, ${part('lo', 2, 'int8')}, ${part('lo', 3, 'int8')},
-      ${part('hi', 1, 'float8')}, ${part('hi', 2, 'int8', '-')}, ${part('hi', 3, 'int8', '-')},
-      ${part('fp', 3, 'float8')}, ${part('fp', 1, 'int8')}, ${part('fp', 2, 'int8')},
-      ${part('lp', 3, 'float8')}, ${part('lp', 1, 'int8')}, ${part('lp', 2, 'int8')}
+      ${sql.raw(points.fields)}
     from (
       select sensor_id, start, count(*) as n, sum(value) as s,
-        min(array[value, ms, measurement_id]) as lo,
-        max(array[value, -ms, -measurement_id]) as hi,
-        min(array[ms, measurement_id, value]) as fp,
-        max(array[ms, measurement_id, value]) as lp
+        ${sql.raw(points.aggregates)}
       from (
         select sensor_id, value, measurement_id::float8 as measurement_id, ms::float8 as ms, ${floorTo('ms', size)} as start
         from (

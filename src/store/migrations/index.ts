@@ -8,6 +8,12 @@ import { historyBucketsMigration, type MigrationLog } from './010_history_bucket
 import { measurementsCheckMigration } from './011_measurements_check.js';
 import { alertsMigration } from './020_alerts.js';
 import { bucketStampsMigration } from './021_bucket_stamps.js';
+import { alertCalmSinceMigration } from './022_alert_calm_since.js';
+import { dosingSafetyMigration } from './030_dosing_safety.js';
+import { alertSubjectsMigration } from './031_alert_subjects.js';
+import { lastPolledMigration } from './032_last_polled.js';
+import { deviceTokensMigration } from './033_device_tokens.js';
+import { sensorNamesMigration } from './034_sensor_names.js';
 
 /**
  * Migrations are code, not files found at run time, so the built service carries them. Names sort
@@ -24,6 +30,12 @@ export function migrationProvider(dialect: Dialect, log: MigrationLog = () => {}
     '011_measurements_check': measurementsCheckMigration(dialect.kind, log),
     '020_alerts': alertsMigration(dialect.schema),
     '021_bucket_stamps': bucketStampsMigration(),
+    '022_alert_calm_since': alertCalmSinceMigration(dialect.schema),
+    '030_dosing_safety': dosingSafetyMigration(dialect.schema),
+    '031_alert_subjects': alertSubjectsMigration(dialect.kind),
+    '032_last_polled': lastPolledMigration(dialect.schema),
+    '033_device_tokens': deviceTokensMigration(dialect.schema),
+    '034_sensor_names': sensorNamesMigration(),
   };
   return { getMigrations: async () => migrations };
 }

@@ -34,6 +34,7 @@ export const postgresDialect: Dialect = {
   },
 
   forUpdate: (query) => query.forUpdate(),
+  forKeyShare: (query) => query.forKeyShare(),
   forUpdateSkipLocked: (query) => query.forUpdate().skipLocked(),
 
   lockingTable(db, table, work) {

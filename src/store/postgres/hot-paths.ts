@@ -1,12 +1,12 @@
 import type pg from 'pg';
-import { DAY, KEPT_SIZES } from '../../history/sizes.js';
+import { DAY, KEPT_SIZES } from '../../domain/bucket-sizes.js';
+import type { BucketRead, BucketRow } from '../../domain/bucket-rows.js';
 import {
-  type BucketRead,
   bucketReadSql,
-  type BucketRow,
   dayStampsSql,
   MERGE_ON_CONFLICT,
   newBucketStamp,
+  pointsByArrayAgg,
   STAMPED_BUCKET_COLUMNS,
 } from '../history-sql.js';
 import type { NewMeasurement, StoredActuator, StoredMeasurement } from '../database.js';
@@ -32,15 +32,22 @@ export function postgresHotPaths(pool: pg.Pool) {
   // and only the ids come back: the rest of each row is what was sent. The same statement adds
   // the rows to their history buckets (one upsert row per bucket touched, in key order so that
   // concurrent commits lock shared buckets in the same order), so both commit together.
-  const pick = (order: string) => (c: string) => `(array_agg(${c} order by ${order}))[1]`;
-  const point = (name: string, order: string) =>
-    `${pick(order)('value')} as ${name}_value, ${pick(order)('ms')} as ${name}_ts, ${pick(order)('measurement_id')} as ${name}_id`;
+  //
+  // Before anything is written, the statement keeps its sensors from deletion (`for key share`,
+  // in id order): a delete locks the sensors first too (for update, in id order), and then their
+  // buckets, so the two queue on the sensor rows instead of deadlocking on the buckets (the
+  // foreign key checks alone would take the sensor locks last, at the end of the statement). The
+  // count is an aggregate, finished (every lock taken) before the insert reads its first row; a
+  // sensor a delete took meanwhile is simply not counted, and its rows then fail the foreign key
+  // (the whole statement writes nothing), which ingest answers with a 404.
   const insert = {
     name: 'sensorhub_insert_measurements_history',
     text:
-      'with ins as (insert into measurements (sensor_id, value, timestamp) ' +
+      'with kept as materialized (select count(*) as sensors from (select sensor_id from sensors ' +
+      'where sensor_id = any($1::integer[]) order by sensor_id for key share) as locked), ' +
+      'ins as (insert into measurements (sensor_id, value, timestamp) ' +
       "select s, v, timestamptz 'epoch' + ms * interval '1 millisecond' " +
-      'from unnest($1::integer[], $2::double precision[], $3::bigint[]) with ordinality as t(s, v, ms, n) ' +
+      'from unnest($1::integer[], $2::double precision[], $3::bigint[]) with ordinality as t(s, v, ms, n) cross join kept ' +
       'order by n returning measurement_id, sensor_id, value, (extract(epoch from timestamp) * 1000)::int8 as ms), ' +
       'sized as (select ins.*, z.size, ms - (((ms % z.size) + z.size) % z.size) as start ' +
       `from ins cross join (values ${KEPT_SIZES.map((s) => `(${s}::int8)`).join(', ')}) as z(size)), ` +
@@ -48,13 +55,8 @@ export function postgresHotPaths(pool: pg.Pool) {
       STAMPED_BUCKET_COLUMNS.join(', ') +
       ') ' +
       'select sensor_id, size, start, count(*), sum(value), ' +
-      [
-        point('min', 'value, ms, measurement_id'),
-        point('max', 'value desc, ms, measurement_id'),
-        point('first', 'ms, measurement_id'),
-        point('last', 'ms desc, measurement_id desc'),
-        '$4::int8',
-      ].join(', ') +
+      pointsByArrayAgg({ value: 'value', ts: 'ms', id: 'measurement_id' }) +
+      ', $4::int8' +
       ' from sized group by sensor_id, size, start order by sensor_id, size, start ' +
       MERGE_ON_CONFLICT +
       ') ' +

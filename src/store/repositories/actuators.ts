@@ -13,6 +13,12 @@ export function actuatorRepository(db: Kysely<Database>, dialect: Dialect) {
     activation_period: a.activation_period,
     activation_duration: a.activation_duration,
     actuator_name: a.actuator_name,
+    max_doses_per_hour: a.max_doses_per_hour,
+    max_seconds_per_day: a.max_seconds_per_day,
+    min_response: a.min_response,
+    response_delay: a.response_delay,
+    lockout_after: a.lockout_after,
+    controller_timeout: a.controller_timeout,
     enabled: dialect.bool(a.enabled),
     last_activated: dialect.time(a.last_activated),
   });
@@ -63,6 +69,70 @@ export function actuatorRepository(db: Kysely<Database>, dialect: Dialect) {
         .returningAll()
         .executeTakeFirstOrThrow();
       return toActuator(row);
+    },
+
+    /** Disables these actuators (a cascade took an interlock they relied on); answers them, by id. */
+    async disable(actuatorIds: readonly number[]): Promise<StoredActuator[]> {
+      if (actuatorIds.length === 0) return [];
+      const rows = await db
+        .updateTable('actuators')
+        .set({ enabled: dialect.bool(false) })
+        .where('actuator_id', 'in', [...actuatorIds])
+        .returningAll()
+        .execute();
+      return rows.map(toActuator).sort((a, b) => a.actuator_id - b.actuator_id);
+    },
+
+    /**
+     * Locks the actuator out (API.md §14) unless it already is: a second lockout keeps the first
+     * one's time and reason. Answers the actuator when this call locked it, else undefined.
+     */
+    async lockOut(actuatorId: number, since: number, reason: string): Promise<StoredActuator | undefined> {
+      const row = await db
+        .updateTable('actuators')
+        .set({ lockout_since: dialect.time(since), lockout_reason: reason })
+        .where('actuator_id', '=', actuatorId)
+        .where('lockout_since', 'is', null)
+        .returningAll()
+        .executeTakeFirst();
+      return row && toActuator(row);
+    },
+
+    /** Records how many doses in a row went unanswered, as the judging counted them. */
+    async setUnansweredStreak(actuatorId: number, streak: number): Promise<void> {
+      await db.updateTable('actuators').set({ unanswered_streak: streak }).where('actuator_id', '=', actuatorId).execute();
+    },
+
+    /**
+     * Clears the lockout and the count of unanswered doses. Answers the actuator, `not-locked`
+     * when it was not locked out (nothing changed), undefined when it does not exist.
+     */
+    async unlock(actuatorId: number): Promise<StoredActuator | 'not-locked' | undefined> {
+      const row = await db
+        .updateTable('actuators')
+        .set({ lockout_since: null, lockout_reason: null, unanswered_streak: 0 })
+        .where('actuator_id', '=', actuatorId)
+        .where('lockout_since', 'is not', null)
+        .returningAll()
+        .executeTakeFirst();
+      if (row) return toActuator(row);
+      const exists = await db.selectFrom('actuators').select('actuator_id').where('actuator_id', '=', actuatorId).executeTakeFirst();
+      return exists ? 'not-locked' : undefined;
+    },
+
+    /**
+     * Writes when controllers last polled (a batch noted in memory): each actuator's `last_polled`
+     * moves forward only, so a batch from a slower instance never sets it back.
+     */
+    async notePolled(polls: ReadonlyMap<number, number>): Promise<void> {
+      for (const [actuatorId, at] of polls) {
+        await db
+          .updateTable('actuators')
+          .set({ last_polled: dialect.time(at) })
+          .where('actuator_id', '=', actuatorId)
+          .where((eb) => eb.or([eb('last_polled', 'is', null), eb('last_polled', '<', dialect.at(at))]))
+          .execute();
+      }
     },
 
     async markActivated(actuatorId: number, at: number): Promise<StoredActuator | undefined> {

@@ -1,10 +1,15 @@
 import type { Kysely } from 'kysely';
-import type { AlertKind, AlertSeverity, AlertState, Level } from '../../schemas/alerts.js';
+import type { AlertKind, AlertSeverity, AlertState, Level } from '../../domain/alert.js';
 import type { Database, StoredAlert, StoredNotification } from '../database.js';
 import type { Dialect } from '../dialect.js';
 
-/** An alert with its sensor's prototype, as the API shows it. */
-export type AlertRow = StoredAlert & { prototype_id: number };
+/**
+ * An alert with its prototype, as the API shows it: its sensor's, for an actuator's alert its
+ * actuator's sensor's; null for the service's own.
+ */
+export type AlertRow = StoredAlert & { prototype_id: number | null };
+/** An alert about a sensor: the ones the level evaluation keeps. */
+export type SensorAlertRow = StoredAlert & { sensor_id: number; prototype_id: number };
 
 export interface AlertFilter {
   state?: AlertState;
@@ -16,7 +21,9 @@ export interface AlertFilter {
 }
 
 export interface NewAlert {
-  sensor_id: number;
+  /** Null for an alert about the service itself (with `actuator_id` null too) or about an actuator. */
+  sensor_id: number | null;
+  actuator_id?: number | null;
   kind: AlertKind;
   severity: AlertSeverity;
   raised_at: number;
@@ -25,6 +32,13 @@ export interface NewAlert {
 }
 
 export type AlertChange = Partial<Pick<StoredAlert, 'severity' | 'state' | 'cleared_at' | 'peak' | 'last_value'>>;
+
+/** A sensor's level as its alerts were last evaluated, and the clear and de-escalation it awaits (epoch ms, or null). */
+export interface StoredLevel {
+  level: Level | null;
+  ok_since: number | null;
+  calm_since: number | null;
+}
 
 export interface NewNotification {
   alert_id: number;
@@ -37,6 +51,7 @@ export interface NewNotification {
 const ALERT_COLUMNS = [
   'alerts.alert_id',
   'alerts.sensor_id',
+  'alerts.actuator_id',
   'sensors.prototype_id',
   'alerts.kind',
   'alerts.severity',
@@ -52,7 +67,15 @@ const ALERT_COLUMNS = [
 
 /** Alerts, each sensor's evaluated level, and the webhook outbox. */
 export function alertRepository(db: Kysely<Database>, dialect: Dialect) {
-  const withSensor = () => db.selectFrom('alerts').innerJoin('sensors', 'sensors.sensor_id', 'alerts.sensor_id').select(ALERT_COLUMNS);
+  // An actuator's alert names no sensor: its prototype is its actuator's sensor's.
+  const withSensor = () =>
+    db
+      .selectFrom('alerts')
+      .leftJoin('actuators', 'actuators.actuator_id', 'alerts.actuator_id')
+      .leftJoin('sensors', (join) =>
+        join.on((eb) => eb('sensors.sensor_id', '=', eb.fn.coalesce('alerts.sensor_id', 'actuators.sensor_id'))),
+      )
+      .select(ALERT_COLUMNS);
 
   /** The first undelivered notification of each alert for `url`: later ones wait for it (in order per alert). */
   const headsOf = (url: string) =>
@@ -86,11 +109,40 @@ export function alertRepository(db: Kysely<Database>, dialect: Dialect) {
       return query.orderBy('alerts.alert_id', 'desc').limit(filter.limit).execute();
     },
 
-    /** The active alerts of some sensors (all of them when none are named), oldest first. */
-    active(sensorIds?: readonly number[]): Promise<AlertRow[]> {
-      let query = withSensor().where('alerts.state', '=', 'active');
+    /** The active sensor alerts of some sensors (all of them when none are named), oldest first. */
+    active(sensorIds?: readonly number[]): Promise<SensorAlertRow[]> {
+      let query = withSensor().where('alerts.state', '=', 'active').where('alerts.sensor_id', 'is not', null);
       if (sensorIds) query = query.where('alerts.sensor_id', 'in', sensorIds.length ? [...sensorIds] : [-1]);
-      return query.orderBy('alerts.alert_id').execute();
+      return query.orderBy('alerts.alert_id').execute() as Promise<SensorAlertRow[]>;
+    },
+
+    /** The service's own active alert of a kind (no sensor, no actuator), if any. */
+    activeOfService(kind: AlertKind): Promise<AlertRow | undefined> {
+      return withSensor()
+        .where('alerts.state', '=', 'active')
+        .where('alerts.kind', '=', kind)
+        .where('alerts.sensor_id', 'is', null)
+        .where('alerts.actuator_id', 'is', null)
+        .executeTakeFirst();
+    },
+
+    /** The actuator's active alert of a kind, if any. */
+    activeOfActuator(actuatorId: number, kind: AlertKind): Promise<AlertRow | undefined> {
+      return withSensor()
+        .where('alerts.state', '=', 'active')
+        .where('alerts.kind', '=', kind)
+        .where('alerts.actuator_id', '=', actuatorId)
+        .executeTakeFirst();
+    },
+
+    /** The active alerts about actuators (of these kinds), oldest first. */
+    activeOfActuators(kinds: readonly AlertKind[]): Promise<AlertRow[]> {
+      return withSensor()
+        .where('alerts.state', '=', 'active')
+        .where('alerts.actuator_id', 'is not', null)
+        .where('alerts.kind', 'in', kinds.length ? [...kinds] : ['-' as AlertKind])
+        .orderBy('alerts.alert_id')
+        .execute();
     },
 
     raise(alert: NewAlert): Promise<StoredAlert> {
@@ -122,30 +174,46 @@ export function alertRepository(db: Kysely<Database>, dialect: Dialect) {
         .executeTakeFirst();
     },
 
+    /** Records who ended what the alert was about (an unlock): `by` replaces an earlier acknowledger, the first time stays. */
+    async acknowledgeAs(alertId: number, at: number, by: string | null): Promise<void> {
+      await db
+        .updateTable('alerts')
+        .set((eb) => ({
+          acknowledged_at: eb.fn.coalesce('acknowledged_at', eb.val(dialect.time(at))),
+          ...(by === null ? {} : { acknowledged_by: by }),
+        }))
+        .where('alert_id', '=', alertId)
+        .execute();
+    },
+
     /**
      * Inside a transaction: the sensor's evaluated level, its row locked so evaluations of one
      * sensor take turns. With `skipLocked`, undefined when another transaction holds it.
      */
-    async lockLevel(sensorId: number, skipLocked = false): Promise<{ level: Level | null; ok_since: number | null } | undefined> {
+    async lockLevel(sensorId: number, skipLocked = false): Promise<StoredLevel | undefined> {
       await db
         .insertInto('alert_levels')
-        .values({ sensor_id: sensorId, level: null, ok_since: null })
+        .values({ sensor_id: sensorId, level: null, ok_since: null, calm_since: null })
         .onConflict((oc) => oc.column('sensor_id').doNothing())
         .execute();
-      const query = db.selectFrom('alert_levels').select(['level', 'ok_since']).where('sensor_id', '=', sensorId);
+      const query = db.selectFrom('alert_levels').select(['level', 'ok_since', 'calm_since']).where('sensor_id', '=', sensorId);
       return (skipLocked ? dialect.forUpdateSkipLocked(query) : dialect.forUpdate(query)).executeTakeFirst();
     },
 
-    async saveLevel(sensorId: number, level: Level | null, okSince: number | null): Promise<void> {
+    async saveLevel(
+      sensorId: number,
+      { level, okSince, calmSince }: { level: Level | null; okSince: number | null; calmSince: number | null },
+    ) {
+      const time = (ms: number | null) => (ms === null ? null : dialect.time(ms));
       await db
         .updateTable('alert_levels')
-        .set({ level, ok_since: okSince === null ? null : dialect.time(okSince) })
+        .set({ level, ok_since: time(okSince), calm_since: time(calmSince) })
         .where('sensor_id', '=', sensorId)
         .execute();
     },
 
-    levels(): Promise<{ sensor_id: number; level: Level | null; ok_since: number | null }[]> {
-      return db.selectFrom('alert_levels').select(['sensor_id', 'level', 'ok_since']).execute();
+    levels(): Promise<({ sensor_id: number } & StoredLevel)[]> {
+      return db.selectFrom('alert_levels').select(['sensor_id', 'level', 'ok_since', 'calm_since']).execute();
     },
 
     /** With the sensors being deleted (same transaction): what the store derived from them goes too. */

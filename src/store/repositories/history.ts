@@ -1,9 +1,10 @@
 import { type Insertable, type Kysely, sql } from 'kysely';
-import { type Bucket, bucketsOf, bucketStream, foldBuckets } from '../../history/fold.js';
-import { bucketStart, DAY, FIVE_MINUTES, HOUR, KEPT_SIZES } from '../../history/sizes.js';
+import { type Bucket, bucketsOf, bucketStream, foldBuckets } from '../../domain/bucket-fold.js';
+import { bucketStart, DAY, FIVE_MINUTES, HOUR, KEPT_SIZES } from '../../domain/bucket-sizes.js';
 import type { Database, HistoryBucketTable } from '../database.js';
 import type { Dialect } from '../dialect.js';
-import { type BucketRead, BUCKET_READS, bucketOf, bucketRow, type BucketRow, newBucketStamp } from '../history-sql.js';
+import type { BucketRead, BucketRow } from '../../domain/bucket-rows.js';
+import { BUCKET_READS, bucketOf, bucketRow, newBucketStamp } from '../history-sql.js';
 import { measurementRepository } from './measurements.js';
 
 /** Raw rows before this instant (a UTC midnight, epoch ms) have been retired; their buckets are the record. */

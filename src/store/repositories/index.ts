@@ -1,9 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../database.js';
 import type { Dialect } from '../dialect.js';
+import { activationRepository } from './activations.js';
 import { actuatorRepository } from './actuators.js';
 import { alertRepository } from './alerts.js';
+import { deviceTokenRepository } from './device-tokens.js';
 import { historyRepository } from './history.js';
+import { interlockRepository } from './interlocks.js';
 import { measurementRepository } from './measurements.js';
 import { pictureRepository } from './pictures.js';
 import { prototypeRepository } from './prototypes.js';
@@ -14,13 +17,16 @@ import { userRepository } from './users.js';
 /** Every repository, bound either to the store or to one transaction. */
 export function repositories(db: Kysely<Database>, dialect: Dialect) {
   return {
-    prototypes: prototypeRepository(db),
+    prototypes: prototypeRepository(db, dialect),
     sensors: sensorRepository(db, dialect),
     settings: settingRepository(db),
     measurements: measurementRepository(db, dialect),
     history: historyRepository(db, dialect),
     actuators: actuatorRepository(db, dialect),
+    interlocks: interlockRepository(db),
+    activations: activationRepository(db, dialect),
     users: userRepository(db, dialect),
+    deviceTokens: deviceTokenRepository(db, dialect),
     pictures: pictureRepository(db, dialect),
     alerts: alertRepository(db, dialect),
   };

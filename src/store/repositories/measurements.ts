@@ -17,6 +17,18 @@ export function measurementRepository(db: Kysely<Database>, dialect: Dialect) {
     return query;
   }
 
+  /** The newest measurement of a sensor by timestamp (ties: the highest id). */
+  function last(sensorId: number): Promise<StoredMeasurement | undefined> {
+    return db
+      .selectFrom('measurements')
+      .select(['measurement_id', 'sensor_id', 'value', 'timestamp'])
+      .where('sensor_id', '=', sensorId)
+      .orderBy('timestamp', 'desc')
+      .orderBy('measurement_id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
   return {
     /** Inserts a generated series of one sensor (no ids returned: used for bulk generation). */
     insertSeries(sensorId: number, timestamps: Float64Array, values: Float64Array): Promise<void> {
@@ -29,15 +41,87 @@ export function measurementRepository(db: Kysely<Database>, dialect: Dialect) {
     },
 
     /** The newest measurement of a sensor by timestamp (ties: the highest id). */
-    last(sensorId: number): Promise<StoredMeasurement | undefined> {
-      return db
+    last,
+
+    /**
+     * The newest reading and the run of exactly equal values at the newest end of the sensor's
+     * readings (API.md §14 `stuck`): how many it holds, counted up to `cap`, and when the oldest
+     * of them was taken. Null without readings. Reads the newest reading, the newest one with
+     * another value, and the first of the run after it: three index walks, however long the run.
+     */
+    async newestRun(sensorId: number, cap: number): Promise<{ newest: StoredMeasurement; run: { count: number; since: number } } | null> {
+      const newest = await last(sensorId);
+      if (!newest) return null;
+      const differing = await db
         .selectFrom('measurements')
-        .select(['measurement_id', 'sensor_id', 'value', 'timestamp'])
+        .select(['measurement_id', 'timestamp'])
         .where('sensor_id', '=', sensorId)
+        .where('value', '<>', newest.value)
         .orderBy('timestamp', 'desc')
         .orderBy('measurement_id', 'desc')
         .limit(1)
         .executeTakeFirst();
+      let query = db.selectFrom('measurements').select(['measurement_id', 'timestamp']).where('sensor_id', '=', sensorId);
+      if (differing) {
+        const { timestamp, measurement_id } = differing;
+        query = query.where((eb) =>
+          eb.or([
+            eb('timestamp', '>', dialect.at(timestamp)),
+            eb.and([eb('timestamp', '=', dialect.at(timestamp)), eb('measurement_id', '>', measurement_id)]),
+          ]),
+        );
+      }
+      const run = await query.orderBy('timestamp').orderBy('measurement_id').limit(cap).execute();
+      // The newest reading is in the run, unless it was deleted meanwhile: then it counts alone.
+      return { newest, run: run.length === 0 ? { count: 1, since: newest.timestamp } : { count: run.length, since: run[0].timestamp } };
+    },
+
+    /**
+     * The run of exactly equal values at the newest end of a sensor's readings (API.md §14, stuck):
+     * how many it holds, counted up to 3 (all the stuck rule needs), and when its oldest was taken.
+     * Null when the sensor has no reading. Reads three rows and, for a run of three, two more.
+     */
+    async equalRun(sensorId: number): Promise<{ count: number; since: number } | null> {
+      const newest = await db
+        .selectFrom('measurements')
+        .select(['measurement_id', 'value', 'timestamp'])
+        .where('sensor_id', '=', sensorId)
+        .orderBy('timestamp', 'desc')
+        .orderBy('measurement_id', 'desc')
+        .limit(3)
+        .execute();
+      if (newest.length === 0) return null;
+      const value = newest[0].value;
+      const equal = newest.findIndex((r) => r.value !== value);
+      if (equal !== -1 || newest.length < 3) {
+        const run = equal === -1 ? newest : newest.slice(0, equal);
+        return { count: run.length, since: Number(run[run.length - 1].timestamp) };
+      }
+      // Three equal: the run reaches back to just after the newest reading of another value.
+      const other = await db
+        .selectFrom('measurements')
+        .select(['measurement_id', 'timestamp'])
+        .where('sensor_id', '=', sensorId)
+        .where('value', '<>', value)
+        .orderBy('timestamp', 'desc')
+        .orderBy('measurement_id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      let first = db
+        .selectFrom('measurements')
+        .select('timestamp')
+        .where('sensor_id', '=', sensorId)
+        .orderBy('timestamp')
+        .orderBy('measurement_id')
+        .limit(1);
+      if (other) {
+        const at = dialect.at(Number(other.timestamp));
+        first = first.where((eb) =>
+          eb.or([eb('timestamp', '>', at), eb.and([eb('timestamp', '=', at), eb('measurement_id', '>', other.measurement_id)])]),
+        );
+      }
+      const oldest = await first.executeTakeFirstOrThrow();
+      return { count: 3, since: Number(oldest.timestamp) };
     },
 
     /** How many measurements the window holds, and the first and last timestamps. */

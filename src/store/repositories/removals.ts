@@ -1,22 +1,24 @@
 import { type Kysely, sql } from 'kysely';
-import type { Database, StoredMeasurement } from '../database.js';
+import type { Dependents } from '../../domain/dependents.js';
+import type { Database, StoredActuator, StoredInterlock, StoredMeasurement } from '../database.js';
 import type { Dialect } from '../dialect.js';
+import { actuatorRepository } from './actuators.js';
 import { alertRepository } from './alerts.js';
 import { historyRepository } from './history.js';
-
-/** What still hangs below a sensor or a prototype, counted before it is deleted. */
-export interface Dependents {
-  sensors?: number;
-  actuators: number;
-  measurements: number;
-}
+import { interlockRepository } from './interlocks.js';
 
 /**
- * The outcome of a delete: done (with the sensors and actuators it removed, by id), nothing to
- * delete, or refused because of what depends on it.
+ * The outcome of a delete: done (with the sensors and actuators it removed, by id, and the
+ * actuators it disabled because an interlock of theirs went with it), nothing to delete, or
+ * refused because of what depends on it.
  */
 export type Removal =
-  | { status: 'removed'; sensorIds: number[]; actuatorIds: number[] }
+  | {
+      status: 'removed';
+      sensorIds: number[];
+      actuatorIds: number[];
+      disabled: (StoredActuator & { interlocks: StoredInterlock[] })[];
+    }
   | { status: 'missing' }
   | { status: 'has-dependents'; dependents: Dependents };
 
@@ -30,6 +32,8 @@ const hasAny = (d: Dependents) => (d.sensors ?? 0) + d.actuators + d.measurement
 export function removals(db: Kysely<Database>, dialect: Dialect) {
   const history = historyRepository(db, dialect);
   const alerts = alertRepository(db, dialect);
+  const interlocks = interlockRepository(db);
+  const actuators = actuatorRepository(db, dialect);
   const count = async (query: Promise<{ n: number | string | bigint }>) => Number((await query).n);
   const countAll = sql<number>`count(*)`.as('n');
 
@@ -38,23 +42,40 @@ export function removals(db: Kysely<Database>, dialect: Dialect) {
     return (await dialect.forUpdate(query).execute()).map((r) => r.sensor_id);
   }
 
+  /** The actuators these sensors drive, and those that use one of them as an interlock, by id. */
+  async function actuatorsOf(sensorIds: number[]): Promise<number[]> {
+    const driven = await db.selectFrom('actuators').select('actuator_id').where('sensor_id', 'in', sensorIds).execute();
+    const ids = new Set([...driven.map((a) => a.actuator_id), ...(await interlocks.actuatorsUsing(sensorIds))]);
+    return [...ids].sort((a, b) => a - b);
+  }
+
   async function dependentsOfSensors(sensorIds: number[]): Promise<Omit<Dependents, 'sensors'>> {
     if (sensorIds.length === 0) return { actuators: 0, measurements: 0 };
     const [actuators, measurements] = [
-      await count(db.selectFrom('actuators').select(countAll).where('sensor_id', 'in', sensorIds).executeTakeFirstOrThrow()),
+      (await actuatorsOf(sensorIds)).length,
       await count(db.selectFrom('measurements').select(countAll).where('sensor_id', 'in', sensorIds).executeTakeFirstOrThrow()),
     ];
     return { actuators, measurements };
   }
 
-  /** Deletes what hangs below these sensors; answers the actuators it removed, by id. */
-  async function removeBelow(sensorIds: number[]): Promise<number[]> {
-    if (sensorIds.length === 0) return [];
+  /**
+   * Deletes what hangs below these sensors: answers the actuators it removed, by id, and those
+   * it disabled, which keep running on other sensors but used one of these as an interlock
+   * (API.md §14: no pump keeps running without its interlock).
+   */
+  async function removeBelow(sensorIds: number[]): Promise<Pick<Extract<Removal, { status: 'removed' }>, 'actuatorIds' | 'disabled'>> {
+    if (sensorIds.length === 0) return { actuatorIds: [], disabled: [] };
+    const interlocked = await interlocks.actuatorsUsing(sensorIds);
+    await interlocks.removeSensors(sensorIds);
     await history.sensorsRemoved(sensorIds);
     await alerts.sensorsRemoved(sensorIds);
     await db.deleteFrom('measurements').where('sensor_id', 'in', sensorIds).execute();
-    const actuators = await db.deleteFrom('actuators').where('sensor_id', 'in', sensorIds).returning('actuator_id').execute();
-    return actuators.map((a) => a.actuator_id).sort((a, b) => a - b);
+    const removed = await db.deleteFrom('actuators').where('sensor_id', 'in', sensorIds).returning('actuator_id').execute();
+    const actuatorIds = removed.map((a) => a.actuator_id).sort((a, b) => a - b);
+    const kept = interlocked.filter((id) => !actuatorIds.includes(id));
+    const disabled = await actuators.disable(kept);
+    const left = await interlocks.ofActuators(kept);
+    return { actuatorIds, disabled: disabled.map((a) => ({ ...a, interlocks: left.get(a.actuator_id) ?? [] })) };
   }
 
   return {
@@ -69,6 +90,7 @@ export function removals(db: Kysely<Database>, dialect: Dialect) {
       return removed[0];
     },
 
+    /** An actuator; its interlocks and doses go with it (the schema cascades). */
     async actuator(actuatorId: number): Promise<boolean> {
       const result = await db.deleteFrom('actuators').where('actuator_id', '=', actuatorId).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
@@ -82,9 +104,9 @@ export function removals(db: Kysely<Database>, dialect: Dialect) {
         const dependents = await dependentsOfSensors([sensorId]);
         if (hasAny(dependents)) return { status: 'has-dependents', dependents };
       }
-      const actuatorIds = await removeBelow([sensorId]);
+      const below = await removeBelow([sensorId]);
       await db.deleteFrom('sensors').where('sensor_id', '=', sensorId).execute();
-      return { status: 'removed', sensorIds: [sensorId], actuatorIds };
+      return { status: 'removed', sensorIds: [sensorId], ...below };
     },
 
     /** A prototype, refused while it has sensors (and so their actuators and measurements) unless `cascade`. */
@@ -95,26 +117,10 @@ export function removals(db: Kysely<Database>, dialect: Dialect) {
       if (!cascade && sensorIds.length > 0) {
         return { status: 'has-dependents', dependents: { sensors: sensorIds.length, ...(await dependentsOfSensors(sensorIds)) } };
       }
-      const actuatorIds = await removeBelow(sensorIds);
+      const below = await removeBelow(sensorIds);
       if (sensorIds.length > 0) await db.deleteFrom('sensors').where('sensor_id', 'in', sensorIds).execute();
       await db.deleteFrom('prototypes').where('prototype_id', '=', prototypeId).execute();
-      return { status: 'removed', sensorIds, actuatorIds };
+      return { status: 'removed', sensorIds, ...below };
     },
   };
-}
-
-/**
- * `3 sensors, 2 actuators and 1,204 measurements`, `5 measurements`: what a refused delete tells
- * the client, naming only what is there (a count of 0 says nothing a reader needs).
- */
-export function describeDependents(d: Dependents): string {
-  const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
-  const counts: [number, string][] = [
-    [d.sensors ?? 0, 'sensor'],
-    [d.actuators, 'actuator'],
-    [d.measurements, 'measurement'],
-  ];
-  const parts = counts.filter(([n]) => n > 0).map(([n, word]) => plural(n, word));
-  if (parts.length === 0) return 'nothing else';
-  return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
 }

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Sensor, SensorBase } from '../../schemas/sensors.js';
+import type { Sensor, SensorBase } from '../../domain/sensor.js';
 import type { Database } from '../database.js';
 import type { Dialect } from '../dialect.js';
 
@@ -12,6 +12,11 @@ function columns(sensor: SensorBase) {
     threshold_low: sensor.threshold_low,
     threshold_high: sensor.threshold_high,
     threshold_critically_high: sensor.threshold_critically_high,
+    sensor_name: sensor.sensor_name ?? null,
+    valid_min: sensor.valid_min ?? null,
+    valid_max: sensor.valid_max ?? null,
+    stale_after: sensor.stale_after ?? null,
+    stuck_after: sensor.stuck_after ?? null,
   };
 }
 
@@ -36,6 +41,15 @@ export function sensorRepository(db: Kysely<Database>, dialect: Dialect) {
 
     get(sensorId: number): Promise<Sensor | undefined> {
       return db.selectFrom('sensors').selectAll().where('sensor_id', '=', sensorId).executeTakeFirst();
+    },
+
+    /**
+     * Inside a transaction, the sensor with its row kept from being deleted until the end
+     * (`Dialect.forKeyShare`): for writes of rows that belong to it, which then never meet a
+     * delete of the sensor halfway. Undefined when it does not exist (or a delete just took it).
+     */
+    getKept(sensorId: number): Promise<Sensor | undefined> {
+      return dialect.forKeyShare(db.selectFrom('sensors').selectAll().where('sensor_id', '=', sensorId)).executeTakeFirst();
     },
 
     /** The ids among `sensorIds` that exist. */

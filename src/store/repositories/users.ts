@@ -18,9 +18,32 @@ const toUser = (row: Selectable<UserTable>): StoredUser => ({
   user_id: Number(row.user_id),
   permissions: Number(row.permissions),
   token_generation: Number(row.token_generation),
+  session_generation: Number(row.session_generation),
 });
 
-export function userRepository(db: Kysely<Database>, dialect: Dialect) {
+/** Why a guarded change of a user was not made. */
+export type UserChangeRefusal = 'missing' | 'last_admin';
+
+export interface UserChange {
+  permissions?: number;
+  /** A new password: the tokens obtained with the old one end (the session generation moves on). */
+  password_hash?: string;
+}
+
+export function userRepository(db: Kysely<Database>, dialect: Dialect, adminBit = 8) {
+  /**
+   * True unless the change would leave the store without an administrator: the user is not one,
+   * stays one, or another user is one. Part of the one statement that makes the change, under
+   * the table lock, so two administrators removed at the same moment cannot both go.
+   */
+  const keepsAnAdmin = (username: string, staysAdmin: boolean) =>
+    sql<boolean>`(${staysAdmin ? sql`true` : sql`false`} or (users.permissions & ${adminBit}) = 0
+      or exists (select 1 from users others where others.username <> ${username} and (others.permissions & ${adminBit}) <> 0))`;
+
+  /** Why nothing was changed for `username`. */
+  const refusal = async (executor: Kysely<Database>, username: string): Promise<UserChangeRefusal> =>
+    (await executor.selectFrom('users').select('user_id').where('username', '=', username).executeTakeFirst()) ? 'last_admin' : 'missing';
+
   /**
    * One statement decides "first user or not" and inserts, so two users created at the same moment
    * cannot both become the first, with the table locked against other writers around it
@@ -74,14 +97,72 @@ export function userRepository(db: Kysely<Database>, dialect: Dialect) {
     },
 
     /** The token generation and permissions of each of these users that exists. */
-    async tokenStates(userIds: readonly number[]): Promise<Map<number, { generation: number; permissions: number }>> {
+    async tokenStates(
+      userIds: readonly number[],
+    ): Promise<Map<number, { generation: number; sessionGeneration: number; permissions: number }>> {
       if (userIds.length === 0) return new Map();
       const rows = await db
         .selectFrom('users')
-        .select(['user_id', 'token_generation', 'permissions'])
+        .select(['user_id', 'token_generation', 'session_generation', 'permissions'])
         .where('user_id', 'in', [...userIds])
         .execute();
-      return new Map(rows.map((r) => [Number(r.user_id), { generation: Number(r.token_generation), permissions: Number(r.permissions) }]));
+      return new Map(
+        rows.map((r) => [
+          Number(r.user_id),
+          { generation: Number(r.token_generation), sessionGeneration: Number(r.session_generation), permissions: Number(r.permissions) },
+        ]),
+      );
+    },
+
+    /**
+     * Changes the user's permissions and/or password, unless that would take the administrator
+     * permission from the last user who has it.
+     */
+    update(username: string, change: UserChange): Promise<StoredUser | UserChangeRefusal> {
+      return dialect.lockingTable(db, 'users', async (locked) => {
+        const staysAdmin = change.permissions === undefined || (change.permissions & adminBit) !== 0;
+        const row = await locked
+          .updateTable('users')
+          .set((eb) => ({
+            ...(change.permissions !== undefined && { permissions: change.permissions }),
+            ...(change.password_hash !== undefined && {
+              password_hash: change.password_hash,
+              session_generation: eb('session_generation', '+', 1),
+            }),
+            username: eb.ref('username'),
+          }))
+          .where('username', '=', username)
+          .where(keepsAnAdmin(username, staysAdmin))
+          .returningAll()
+          .executeTakeFirst();
+        return row ? toUser(row) : refusal(locked, username);
+      });
+    },
+
+    /** Removes the user unless it is the last administrator; its device tokens go with it. */
+    removeUnlessLastAdmin(username: string): Promise<true | UserChangeRefusal> {
+      return dialect.lockingTable(db, 'users', async (locked) => {
+        const result = await locked
+          .deleteFrom('users')
+          .where('username', '=', username)
+          .where(keepsAnAdmin(username, false))
+          .executeTakeFirst();
+        return Number(result.numDeletedRows) > 0 ? true : refusal(locked, username);
+      });
+    },
+
+    /**
+     * Ends the tokens the user obtained with a password so far (a logout): the session generation
+     * moves on; device tokens stay valid. The new generation, or undefined when there is no such user.
+     */
+    async revokeSessions(userId: number): Promise<number | undefined> {
+      const row = await db
+        .updateTable('users')
+        .set((eb) => ({ session_generation: eb('session_generation', '+', 1) }))
+        .where('user_id', '=', userId)
+        .returning('session_generation')
+        .executeTakeFirst();
+      return row && Number(row.session_generation);
     },
 
     async setPermissions(username: string, permissions: number): Promise<boolean> {

@@ -26,7 +26,7 @@ export function openSqlite(databaseUrl: string, synchronous: 'normal' | 'full' =
   if (!inMemory) createPrivateStoreFile(file);
   const sqlite = new SQLite(file);
   // WAL lets readers run beside the writer; NORMAL sync keeps every commit atomic and survives a
-  // process crash (a power cut may lose the last commits, never corrupt the file: see README).
+  // process crash (a power cut may lose the last commits, never corrupt the file: see docs/operations.md, Durability).
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma(`synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
   sqlite.pragma('foreign_keys = ON');

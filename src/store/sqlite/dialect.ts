@@ -27,6 +27,7 @@ export const sqliteDialect: Dialect = {
   lockRows: async () => {},
   lockingTable: (db, _table, work) => work(db),
   forUpdate: (query) => query,
+  forKeyShare: (query) => query,
   forUpdateSkipLocked: (query) => query,
 
   /**

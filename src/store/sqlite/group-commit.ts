@@ -77,12 +77,22 @@ export function sqliteGroupCommit(
     }
     return out;
   });
+  /**
+   * A failed savepoint leaves the enclosing transaction open, unless SQLite rolled it back on its
+   * own (it may on SQLITE_FULL, a disk I/O error or no memory): then the whole commit has failed,
+   * and a further insert must not run, as it would commit on its own outside it.
+   */
+  function unlessTransactionLost(error: unknown): void {
+    if (!sqlite.inTransaction) throw error;
+  }
+
   /** Each request in its own savepoint, so that one failing leaves the others in. */
   function insertEach(jobs: readonly IngestJob[]): (StoredMeasurement[] | { error: unknown })[] {
     return jobs.map((job) => {
       try {
         return insertJob(job.rows);
       } catch (error) {
+        unlessTransactionLost(error);
         return { error };
       }
     });
@@ -99,7 +109,8 @@ export function sqliteGroupCommit(
     let stored: StoredMeasurement[];
     try {
       stored = insertJob(rows);
-    } catch {
+    } catch (error) {
+      unlessTransactionLost(error);
       return undefined;
     }
     let at = 0;

@@ -100,3 +100,5 @@ export function sqliteHotCache(writer: SQLite.Database, reader: SqliteReader, pr
     dropAll,
   };
 }
+
+export type SqliteHotCache = ReturnType<typeof sqliteHotCache>;

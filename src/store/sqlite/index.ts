@@ -1,18 +1,21 @@
 import { restAfter, type TimeWindow } from '../../domain/time-window.js';
-import { ingestion, knownSensors, ping, prepare, removalsOf } from '../common.js';
+import { ingestion, type KnownSensors, knownSensors, ping, prepare, removalsOf, storeRepositories } from '../common.js';
 import type { StoredMeasurement } from '../database.js';
-import { repositories } from '../repositories/index.js';
+import { withInsides } from '../insides.js';
+import { type Repositories, repositories } from '../repositories/index.js';
 import { ROWS_PER_PAGE } from '../repositories/measurements.js';
-import type { OpenStoreOptions, Store, StoreInstruments } from '../store.js';
+import type { FastPaths, OpenStoreOptions, Store, StoreInstruments } from '../store.js';
 import { openSqlite } from './connection.js';
 import { sqliteDialect as dialect } from './dialect.js';
 import { sqliteGroupCommit } from './group-commit.js';
 import { sqliteHistoryUpsert } from './history-upsert.js';
-import { sqliteHotCache } from './hot-cache.js';
+import { type SqliteHotCache, sqliteHotCache } from './hot-cache.js';
 import { type SqliteReader, sqliteReader } from './reader.js';
 import { inOneWriteTransaction } from './migration-lock.js';
 import { walProbe } from './wal-probe.js';
 import { exposedStoreFiles } from './file-permissions.js';
+import { backupSqliteFile } from '../backup/sqlite-file.js';
+import { holdStoreLock } from './store-lock.js';
 
 /**
  * A store on one SQLite file (or in memory, for `sqlite::memory:`): the query builder on the
@@ -23,6 +26,8 @@ import { exposedStoreFiles } from './file-permissions.js';
 export async function openSqliteStore(databaseUrl: string, options: OpenStoreOptions = {}): Promise<Store> {
   const connection = openSqlite(databaseUrl, options.sqliteSynchronous);
   const { db } = connection;
+  // Tells a restore that this process has the store open (see store-lock.ts).
+  const releaseLock = connection.file ? holdStoreLock(connection.file) : () => {};
   try {
     const log = options.log ?? (() => {});
     await prepare(db, dialect, options.seedDefaults ?? true, log, (migrate) =>
@@ -32,6 +37,7 @@ export async function openSqliteStore(databaseUrl: string, options: OpenStoreOpt
     );
   } catch (error) {
     await db.destroy();
+    releaseLock();
     throw error;
   }
 
@@ -46,31 +52,13 @@ export async function openSqliteStore(databaseUrl: string, options: OpenStoreOpt
     beforeCommit: sqliteHistoryUpsert(connection.sqlite),
     onGroupCommitted: (requests, rows) => instruments.groupCommitted?.(requests, rows),
   });
-  const polled = cache ?? { lastMeasurement: repos.measurements.last, actuator: repos.actuators.get };
-  const known = knownSensors(repos.sensors, reader ? (ids) => ids.filter((id) => reader.sensorExists(id)) : repos.sensors.existing);
+  const known = knownSensors(reader ? (ids) => ids.filter((id) => reader.sensorExists(id)) : repos.sensors.existing);
+  const fast = reader && cache ? fileFastPaths(reader, cache, known) : memoryFastPaths(repos, known);
 
-  return {
-    ...repos,
-    sensors: known.sensors,
-    measurements:
-      cache && reader
-        ? {
-            ...repos.measurements,
-            last: async (sensorId: number) => cache.lastMeasurement(sensorId),
-            walkWindow: (sensorId: number, window: TimeWindow) => walkWindow(reader, sensorId, window),
-          }
-        : repos.measurements,
-    actuators: cache ? { ...repos.actuators, get: async (actuatorId: number) => cache.actuator(actuatorId) } : repos.actuators,
-    history: reader
-      ? {
-          ...repos.history,
-          bucketRows: async (...args: Parameters<SqliteReader['bucketRows']>) => reader.bucketRows(...args),
-          dayStamps: async (...args: Parameters<SqliteReader['dayStamps']>) => reader.dayStamps(...args),
-        }
-      : repos.history,
-    dialect,
-    db,
-    polled,
+  const store: Store = {
+    kind: 'sqlite',
+    ...storeRepositories(repos, fast),
+    polled: cache ?? { lastMeasurement: repos.measurements.last, actuator: repos.actuators.get },
     ingest: ingestion(groupCommit.insert, instruments, known),
     transaction: (work) => db.transaction().execute((trx) => work(repositories(trx, dialect))),
     exclusively: (_name, work) => work(),
@@ -78,10 +66,43 @@ export async function openSqliteStore(databaseUrl: string, options: OpenStoreOpt
     instruments,
     exposedFiles: () => (connection.file ? exposedStoreFiles(connection.file) : []),
     ping: (timeoutMs) => ping(db, timeoutMs),
+    backupTo: (dest, progress) =>
+      connection.file
+        ? backupSqliteFile(connection.file, dest, (copied, total) => progress({ part: 'pages', copied, total }))
+        : Promise.reject(new Error('a store in memory has no file to back up')),
     async close() {
       reader?.close();
       await db.destroy();
+      releaseLock();
     },
+  };
+  return withInsides(store, { db, dialect });
+}
+
+/**
+ * On a file: the newest values from the in-memory copy, windows and buckets from the read-only
+ * connection's prepared statements, the sensors known or looked up there.
+ */
+function fileFastPaths(reader: SqliteReader, cache: SqliteHotCache, known: KnownSensors): FastPaths {
+  return {
+    existingSensors: known.existing,
+    lastMeasurement: async (sensorId) => cache.lastMeasurement(sensorId),
+    walkWindow: (sensorId, window) => walkWindow(reader, sensorId, window),
+    actuator: async (actuatorId) => cache.actuator(actuatorId),
+    bucketRows: async (read, sensorId, size, from, to) => reader.bucketRows(read, sensorId, size, from, to),
+    dayStamps: async (sensorId, from, to) => reader.dayStamps(sensorId, from, to),
+  };
+}
+
+/** In memory: the query builder on the only connection, the sensors known or looked up through it. */
+function memoryFastPaths(repos: Repositories, known: KnownSensors): FastPaths {
+  return {
+    existingSensors: known.existing,
+    lastMeasurement: repos.measurements.last,
+    walkWindow: repos.measurements.walkWindow,
+    actuator: repos.actuators.get,
+    bucketRows: repos.history.bucketRows,
+    dayStamps: repos.history.dayStamps,
   };
 }
 

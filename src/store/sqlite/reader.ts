@@ -1,8 +1,9 @@
 import SQLite from 'better-sqlite3';
 import type { TimeWindow } from '../../domain/time-window.js';
 import type { StoredActuator, StoredMeasurement } from '../database.js';
-import { DAY } from '../../history/sizes.js';
-import { type BucketRead, bucketReadSql, type BucketRow, dayStampsSql } from '../history-sql.js';
+import { DAY } from '../../domain/bucket-sizes.js';
+import type { BucketRead, BucketRow } from '../../domain/bucket-rows.js';
+import { bucketReadSql, dayStampsSql } from '../history-sql.js';
 
 /**
  * The hottest reads on SQLite — what pump controllers and dashboards poll — as prepared

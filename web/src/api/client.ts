@@ -43,9 +43,9 @@ export async function send(method: string, path: string, options: RequestOptions
   }
   const response = await fetch(path + queryString(options.query), { method, headers, body });
   if (response.ok) return response;
-  const detail = await errorDetail(response);
+  const { detail, body: answered } = await errorBody(response);
   if (response.status === 401 && token) onUnauthorized();
-  throw new ApiError(response.status, detail);
+  throw new ApiError(response.status, detail, answered);
 }
 
 export async function sendJson<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
@@ -53,13 +53,13 @@ export async function sendJson<T>(method: string, path: string, options: Request
   return (await response.json()) as T;
 }
 
-async function errorDetail(response: Response): Promise<ApiError['detail']> {
+async function errorBody(response: Response): Promise<Pick<ApiError, 'detail' | 'body'>> {
   const text = await response.text();
   try {
     const parsed = JSON.parse(text) as { detail?: ApiError['detail'] };
-    if (parsed.detail !== undefined) return parsed.detail;
+    if (parsed.detail !== undefined) return { detail: parsed.detail, body: parsed };
   } catch {
     // Not JSON (a proxy's error page): the status line says enough.
   }
-  return `${response.status} ${response.statusText}`.trim();
+  return { detail: `${response.status} ${response.statusText}`.trim(), body: {} };
 }

@@ -1,7 +1,10 @@
 /** Every call the dashboard makes, one function each, typed by the service's schemas. */
 import { send, sendJson } from './client';
 import { ApiError } from './errors';
+import type { PrototypeRename } from './pending';
 import type {
+  ActivationListQuery,
+  ActivationRecord,
   Actuator,
   ActuatorBase,
   ActuatorPatch,
@@ -13,7 +16,9 @@ import type {
   DashboardSettings,
   ExportQuery,
   Measurement,
+  Pause,
   Prototype,
+  PrototypeBase,
   PrototypeStatus,
   RandomMeasurements,
   RandomOutcome,
@@ -31,10 +36,23 @@ export const api = {
   settings: () => sendJson<DashboardSettings>('GET', '/ui/settings.json'),
 
   prototypes: () => sendJson<Prototype[]>('GET', '/prototypes'),
+  prototype: (prototypeId: number) => sendJson<Prototype>('GET', `/prototypes/${prototypeId}`),
+  /** Pauses dosing on the prototype for `seconds` (1 s to 24 h); a second pause replaces the first. */
+  pause: (prototypeId: number, seconds: number) => sendJson<Pause>('POST', `/prototypes/${prototypeId}/pause`, { json: { for: seconds } }),
+  resume: async (prototypeId: number): Promise<void> => {
+    await send('DELETE', `/prototypes/${prototypeId}/pause`);
+  },
+  createPrototype: (prototype: PrototypeBase) => sendJson<Prototype>('POST', '/prototypes', { json: prototype }),
+  renamePrototype: (prototypeId: number, rename: PrototypeRename) =>
+    sendJson<Prototype>('PATCH', `/prototypes/${prototypeId}`, { json: rename }),
+  /** Without `cascade` the service refuses (409 with the counts in `dependents`) while the tank has sensors. */
+  deletePrototype: async (prototypeId: number, cascade = false): Promise<void> => {
+    await send('DELETE', `/prototypes/${prototypeId}`, { query: { cascade: cascade || undefined } });
+  },
   sensors: (prototypeId: number) => sendJson<Sensor[]>('GET', `/sensors/${prototypeId}`),
   createSensor: (sensor: SensorBase) => sendJson<Sensor>('POST', '/sensors/', { json: sensor }),
   updateSensors: (patches: SensorPatch[]) => sendJson<Sensor[]>('PATCH', '/sensors', { json: patches }),
-  /** Without `cascade` the service refuses (409, its detail counting them) while anything is below the sensor. */
+  /** Without `cascade` the service refuses (409 with the counts in `dependents`) while anything is below the sensor. */
   deleteSensor: async (sensorId: number, cascade = false): Promise<void> => {
     await send('DELETE', `/sensors/${sensorId}`, { query: { cascade: cascade || undefined } });
   },
@@ -45,15 +63,17 @@ export const api = {
     sendJson<Measurement[]>('GET', `/measurements/${sensorId}`, { query: { ...window } }),
   aggregate: (sensorId: number, query: AggregateQuery) =>
     sendJson<AggregateBucket[]>('GET', `/measurements/${sensorId}/aggregate`, { query: { ...query } }),
-  exportCsv: async (filters: ExportQuery): Promise<Blob> =>
-    (await send('GET', '/measurements/export', { query: { ...filters } })).blob(),
-  generate: (settings: Partial<RandomMeasurements>) =>
-    sendJson<RandomOutcome>('POST', '/Measurement/Random', { json: settings }),
+  exportCsv: async (filters: ExportQuery): Promise<Blob> => (await send('GET', '/measurements/export', { query: { ...filters } })).blob(),
+  generate: (settings: Partial<RandomMeasurements>) => sendJson<RandomOutcome>('POST', '/Measurement/Random', { json: settings }),
 
   actuators: (prototypeId: number) => sendJson<Actuator[]>('GET', `/actuators/${prototypeId}`),
   actuatorState: (actuatorId: number) => sendJson<ActuatorState>('GET', `/actuators/${actuatorId}/state`),
   createActuator: (actuator: ActuatorBase) => sendJson<Actuator>('POST', '/actuators', { json: actuator }),
   updateActuators: (patches: ActuatorPatch[]) => sendJson<Actuator[]>('PATCH', '/actuators', { json: patches }),
+  /** Doses, newest first. */
+  activations: (actuatorId: number, query: ActivationListQuery) =>
+    sendJson<ActivationRecord[]>('GET', `/actuators/${actuatorId}/activations`, { query: { ...query } }),
+  unlock: (actuatorId: number) => sendJson<Actuator>('POST', `/actuators/${actuatorId}/unlock`),
   deleteActuator: async (actuatorId: number): Promise<void> => {
     await send('DELETE', `/actuators/${actuatorId}`);
   },

@@ -1,10 +1,11 @@
 import type { ValidationIssue } from './types';
 
-/** A non-2xx answer, with the service's `detail` kept for display. */
+/** A non-2xx answer, with the service's `detail` kept for display and the whole body for the data some carry beside it. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly detail: string | ValidationIssue[],
+    readonly body: Record<string, unknown> = {},
   ) {
     super(typeof detail === 'string' ? detail : detail.map((issue) => issue.msg).join('; '));
   }

@@ -3,17 +3,28 @@
  * schemas: a change there is a type error here, never a silent mismatch.
  */
 import type { Static } from '@sinclair/typebox';
-import type { Actuator, ActuatorActivation, ActuatorBase, ActuatorPatch } from '../../../src/schemas/actuators.js';
-import type { Alert, AlertEvent, AlertListQuery, AlertState, Level, PrototypeStatus } from '../../../src/schemas/alerts.js';
-import type { AggregateBucket, AggregateQuery } from '../../../src/schemas/history.js';
-import type { ValidationErrorBody } from '../../../src/schemas/common.js';
-import type { ExportQuery, Measurement, RandomMeasurements, RandomResult, WindowQuery } from '../../../src/schemas/measurements.js';
-import type { Prototype } from '../../../src/schemas/prototypes.js';
-import type { Sensor, SensorBase, SensorPatch } from '../../../src/schemas/sensors.js';
-import type { TimelapseConfig, TimelapseMetadata, TimelapseStatus } from '../../../src/schemas/timelapse.js';
-import type { Token } from '../../../src/schemas/users.js';
+import type {
+  ActivationListQuery,
+  ActivationRecord,
+  Actuator,
+  ActuatorActivation,
+  ActuatorBase,
+  ActuatorPatch,
+  InterlockInput,
+} from '../../../src/domain/actuator.js';
+import type { Alert, AlertEvent, AlertListQuery, AlertState, Level, PrototypeStatus } from '../../../src/domain/alert.js';
+import type { AggregateBucket, AggregateQuery } from '../../../src/history/schemas.js';
+import type { RemovalRefusedBody, ValidationErrorBody } from '../../../src/domain/schema-common.js';
+import type { ExportQuery, Measurement, RandomMeasurements, RandomResult, WindowQuery } from '../../../src/domain/measurement.js';
+import type { Pause, Prototype, PrototypeBase } from '../../../src/domain/prototype.js';
+import type { Sensor, SensorBase, SensorPatch } from '../../../src/domain/sensor.js';
+import type { TimelapseConfig, TimelapseMetadata, TimelapseStatus } from '../../../src/timelapse/schemas.js';
+import type { Token } from '../../../src/users/schemas.js';
+import type { PendingSettings } from './pending';
 
 export type {
+  ActivationListQuery,
+  ActivationRecord,
   Actuator,
   ActuatorBase,
   ActuatorPatch,
@@ -23,9 +34,12 @@ export type {
   AlertEvent,
   AlertState,
   ExportQuery,
+  InterlockInput,
   Level,
   Measurement,
+  Pause,
   Prototype,
+  PrototypeBase,
   PrototypeStatus,
   RandomMeasurements,
   Sensor,
@@ -35,24 +49,34 @@ export type {
   WindowQuery,
 };
 export type Timelapse = Static<typeof TimelapseMetadata>;
-/** `GET /alerts` filters (API.md §11). */
+/** `GET /alerts` filters (docs/api.md §11). */
 export type AlertQuery = AlertListQuery;
 export type TimelapseState = Static<typeof TimelapseStatus>;
-export type ActuatorState = Static<typeof ActuatorActivation>;
+/**
+ * The decision (`GET /actuators/{id}/state`). `reason`, the stable code of docs/api.md §14, is
+ * optional: a service that does not send it yet is read by its `status`.
+ */
+export type ActuatorState = Static<typeof ActuatorActivation> & { reason?: string };
 export type RandomOutcome = Static<typeof RandomResult>;
 export type TokenReply = Static<typeof Token>;
 export type ValidationIssue = Static<typeof ValidationErrorBody>['detail'][number];
+/** The 409 of a delete refused while something is below it. */
+export type RemovalRefused = Static<typeof RemovalRefusedBody>;
 
 export type ActuatorType = Actuator['actuator_type'];
 export type ActivationCondition = Actuator['activation_condition'];
 export type SensorType = Sensor['sensor_type'];
 
-/** Served by the dashboard plugin: what the page needs to know about the service's settings. */
-export interface DashboardSettings {
+/** Served by the dashboard plugin (src/dashboard/public-settings.ts): what the page needs to know about the service's settings. */
+export interface DashboardSettings extends PendingSettings {
   auth_mode: 'open' | 'enforced';
   stale_after_seconds: number;
   /** The optional parts the service has: the page leaves out what is missing, and computes levels itself without the status. */
   features?: { alerts: boolean; prototype_status: boolean };
+  /** Devices publish under this MQTT prefix; null when the service joins no broker. */
+  mqtt_prefix?: string | null;
+  /** Where alert events are POSTed, masked (scheme and host only). */
+  alert_webhooks?: string[];
+  /** PICTURE_SOURCE is set: without it the camera shows only uploaded pictures. */
+  picture_source_set?: boolean;
 }
-
-

@@ -20,7 +20,13 @@ export function AlertList({ alerts, sensors, nowMs, onChange }: Props) {
   return (
     <ul class="alerts">
       {alerts.map((alert) => (
-        <AlertItem key={alert.alert_id} alert={alert} sensor={sensors.find((s) => s.sensor_id === alert.sensor_id)} nowMs={nowMs} onChange={onChange} />
+        <AlertItem
+          key={alert.alert_id}
+          alert={alert}
+          sensor={sensors.find((s) => s.sensor_id === alert.sensor_id)}
+          nowMs={nowMs}
+          onChange={onChange}
+        />
       ))}
     </ul>
   );
@@ -31,7 +37,14 @@ function AlertItem({ alert, sensor, nowMs, onChange }: { alert: Alert; sensor?: 
   const { busy, problem, act } = useAction();
   const display = sensor ? displayFor(sensor.sensor_unit, prefs) : { unit: '', convert: (v: number) => v };
   const value = (v: number | null) => (v === null ? '—' : `${formatValue(display.convert(v))} ${display.unit}`.trim());
-  const name = sensor ? sensorName(sensor) : `Sensor #${alert.sensor_id}`;
+  // An alert may be about an actuator or about the service itself (a failed backup).
+  const name = sensor
+    ? sensorName(sensor)
+    : alert.sensor_id !== null
+      ? `Sensor #${alert.sensor_id}`
+      : alert.actuator_id !== null
+        ? `Actuator #${alert.actuator_id}`
+        : 'Service';
   const tone = alert.state === 'cleared' ? 'unknown' : alert.severity;
 
   const acknowledge = () => act('acknowledge', async () => onChange(await api.acknowledgeAlert(alert.alert_id)));
@@ -69,7 +82,13 @@ function AlertItem({ alert, sensor, nowMs, onChange }: { alert: Alert; sensor?: 
           // Over without anyone answering it: nothing left to acknowledge.
           <span class="muted">Not acknowledged</span>
         ) : (
-          <button type="button" class="ghost" disabled={!canModify || busy} onClick={acknowledge} aria-label={`Acknowledge: ${name}, ${alertKindText(alert)}`}>
+          <button
+            type="button"
+            class="ghost"
+            disabled={!canModify || busy}
+            onClick={acknowledge}
+            aria-label={`Acknowledge: ${name}, ${alertKindText(alert)}`}
+          >
             Acknowledge
           </button>
         )}

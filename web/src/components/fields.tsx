@@ -11,7 +11,13 @@ interface FieldProps {
 }
 
 /** A labelled control with the service's message for that field under it (and tied to it for screen readers). */
-function Field({ label, name, errors, hint, children }: FieldProps & { children: (ids: { id: string; describedBy?: string; invalid: boolean }) => ComponentChildren }) {
+function Field({
+  label,
+  name,
+  errors,
+  hint,
+  children,
+}: FieldProps & { children: (ids: { id: string; describedBy?: string; invalid: boolean }) => ComponentChildren }) {
   const id = useId();
   const error = errors[name];
   const described = [error ? `${id}-error` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined;
@@ -33,7 +39,9 @@ function Field({ label, name, errors, hint, children }: FieldProps & { children:
   );
 }
 
-export function TextField(props: FieldProps & { value: string; onValue: (value: string) => void; inputMode?: 'decimal' | 'numeric' | 'text' }) {
+export function TextField(
+  props: FieldProps & { value: string; onValue: (value: string) => void; inputMode?: 'decimal' | 'numeric' | 'text' },
+) {
   const { value, onValue, inputMode, disabled } = props;
   return (
     <Field {...props}>
@@ -89,7 +97,19 @@ export function SelectField<T extends string | number>(
   );
 }
 
-export function CheckField({ label, name, checked, onValue, disabled }: { label: string; name: string; checked: boolean; onValue: (value: boolean) => void; disabled?: boolean }) {
+export function CheckField({
+  label,
+  name,
+  checked,
+  onValue,
+  disabled,
+}: {
+  label: string;
+  name: string;
+  checked: boolean;
+  onValue: (value: boolean) => void;
+  disabled?: boolean;
+}) {
   return (
     <label class="check" data-field={name}>
       <input type="checkbox" name={name} checked={checked} disabled={disabled} onChange={(e) => onValue(e.currentTarget.checked)} />
@@ -110,7 +130,17 @@ export function FormError({ errors, names }: { errors: FieldErrors; names: strin
 }
 
 /** A form's submit button, the buttons beside it, and the short confirmation screen readers announce. */
-export function FormActions({ submit, disabled, status, children }: { submit: string; disabled: boolean; status: string; children?: ComponentChildren }) {
+export function FormActions({
+  submit,
+  disabled,
+  status,
+  children,
+}: {
+  submit: string;
+  disabled: boolean;
+  status: string;
+  children?: ComponentChildren;
+}) {
   return (
     <div class="actions">
       <button type="submit" disabled={disabled}>

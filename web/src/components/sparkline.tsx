@@ -25,7 +25,14 @@ export function Sparkline({ series, startMs, endMs, label }: Props) {
   const y = (v: number) => HEIGHT - 2 - ((v - min) / span) * (HEIGHT - 4);
   const d = times.map((t, i) => `${i === 0 ? 'M' : 'L'}${x(t).toFixed(1)},${y(values[i]).toFixed(1)}`).join('');
   return (
-    <svg class="sparkline" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} preserveAspectRatio="none" role="img" aria-label={label} data-points={times.length}>
+    <svg
+      class="sparkline"
+      viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+      preserveAspectRatio="none"
+      role="img"
+      aria-label={label}
+      data-points={times.length}
+    >
       <path d={d} fill="none" stroke="currentColor" stroke-width="1.5" vector-effect="non-scaling-stroke" />
     </svg>
   );

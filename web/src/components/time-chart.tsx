@@ -14,6 +14,8 @@ export interface ChartSeries {
   /** Each bucket's minimum and maximum, for a series read from aggregates: drawn as a band around the line. */
   lows?: number[];
   highs?: number[];
+  /** Instants (seconds) marked as ticks along the bottom in the series' colour: the doses of its pumps. */
+  marks?: number[];
 }
 
 interface Props {
@@ -32,6 +34,10 @@ export const CHART_START = 'sensorhub:chart-start';
 export const CHART_DRAWN = 'sensorhub:chart-drawn';
 /** Set on the chart's element after each drawn frame: the range it shows, for tests and the bench. */
 export const DRAWN_ATTRIBUTE = 'data-drawn';
+/** Set on the chart's element after each drawn frame: how many dose ticks it drew. */
+export const DOSE_TICKS_ATTRIBUTE = 'data-dose-ticks';
+/** A dose tick's height in CSS pixels. */
+const TICK_PX = 16;
 
 const COLOURS = ['#2563eb', '#d97706', '#059669', '#db2777', '#7c3aed', '#0891b2'];
 const BAND_FILL = { warning: 'rgba(245, 158, 11, 0.16)', critical: 'rgba(220, 38, 38, 0.16)' };
@@ -75,11 +81,17 @@ export function TimeChart({ series, startMs, endMs, bands, onZoom, height = 360 
         x: { time: true, range: () => [latest.current.startMs / 1000, latest.current.endMs / 1000] },
         // An aggregate series' scale reaches its band, not only its mean.
         ...Object.fromEntries(
-          current.filter((s) => s.lows).map((s) => [`y-${s.key}`, { range: (_u: uPlot, min: number, max: number) => padded(widen(min, max, s.key)) }]),
+          current
+            .filter((s) => s.lows)
+            .map((s) => [`y-${s.key}`, { range: (_u: uPlot, min: number, max: number) => padded(widen(min, max, s.key)) }]),
         ),
         // The band series' scale always reaches its critical thresholds, so its zones show.
         ...(bands && bandScale
-          ? { [bandScale]: { range: (_u: uPlot, min: number, max: number) => bandRange(...widen(min, max, bands.seriesKey), bands.thresholds) } }
+          ? {
+              [bandScale]: {
+                range: (_u: uPlot, min: number, max: number) => bandRange(...widen(min, max, bands.seriesKey), bands.thresholds),
+              },
+            }
           : {}),
       },
       series: [
@@ -114,6 +126,8 @@ export function TimeChart({ series, startMs, endMs, bands, onZoom, height = 360 
             const { startMs: from, endMs: to } = latest.current;
             element.setAttribute(DRAWN_ATTRIBUTE, `${Math.round(from)}-${Math.round(to)}`);
             u.root.dataset.points = String(latest.current.series.reduce((sum, s) => sum + s.times.length, 0));
+            const ticks = latest.current.series.reduce((sum, s, i) => sum + drawMarks(u, s, COLOURS[i % COLOURS.length]), 0);
+            element.setAttribute(DOSE_TICKS_ATTRIBUTE, String(ticks));
           },
         ],
         drawClear: [
@@ -168,6 +182,8 @@ export function TimeChart({ series, startMs, endMs, bands, onZoom, height = 360 
 }
 
 function alignedData(series: ChartSeries[]): uPlot.AlignedData {
+  // uPlot.join of nothing is undefined, which uPlot cannot draw: no series is an empty time axis.
+  if (series.length === 0) return [[]];
   return uPlot.join(series.map((s) => [s.times, s.values] as uPlot.AlignedData));
 }
 
@@ -195,6 +211,37 @@ function drawMinMax(u: uPlot, s: ChartSeries, colour: string): void {
   ctx.fillStyle = colour;
   ctx.fill();
   ctx.restore();
+}
+
+/** The series' marks as short ticks rising from the bottom of the plot; answers how many were inside it. */
+function drawMarks(u: uPlot, s: ChartSeries, colour: string): number {
+  if (!s.marks || s.marks.length === 0) return 0;
+  const { ctx } = u;
+  const { left, top, width, height } = u.bbox;
+  const bottom = top + height;
+  const tick = TICK_PX * devicePixelRatio;
+  let drawn = 0;
+  ctx.save();
+  ctx.strokeStyle = colour;
+  ctx.fillStyle = colour;
+  ctx.lineWidth = 2.5 * devicePixelRatio;
+  ctx.beginPath();
+  for (const time of s.marks) {
+    const x = u.valToPos(time, 'x', true);
+    if (x < left || x > left + width) continue;
+    ctx.moveTo(x, bottom);
+    ctx.lineTo(x, bottom - tick);
+    // A small triangle on top: a dose reads as a marker, not as part of the grid.
+    ctx.moveTo(x - tick / 4, bottom - tick);
+    ctx.lineTo(x + tick / 4, bottom - tick);
+    ctx.lineTo(x, bottom - tick / 2);
+    ctx.lineTo(x - tick / 4, bottom - tick);
+    drawn++;
+  }
+  ctx.stroke();
+  ctx.fill();
+  ctx.restore();
+  return drawn;
 }
 
 function padded([min, max]: [number | null, number | null]): uPlot.Range.MinMax {

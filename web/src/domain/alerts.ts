@@ -15,10 +15,24 @@ export function applyAlertChange(alerts: readonly Alert[], changed: Alert, keeps
 /** "critically high", "low", "stale": what the alert is about, in words. */
 export function alertKindText(alert: Pick<Alert, 'kind' | 'severity'>): string {
   if (alert.kind === 'stale') return 'no recent reading';
+  if (alert.kind === 'backup') return 'no recent good backup';
+  if (alert.kind !== 'low' && alert.kind !== 'high') return alert.kind.replace(/_/g, ' ');
   return alert.severity === 'critical' ? `critically ${alert.kind}` : alert.kind;
 }
 
 /** The paging cursor for the next (older) page: the last alert's id, or none when the page was not full. */
 export function nextBefore(page: readonly Alert[], limit: number): number | undefined {
   return page.length < limit ? undefined : page.at(-1)?.alert_id;
+}
+
+/** "(2) sensorhub": the page title shows how many alerts are active across every tank. */
+export function pageTitle(activeCount: number, base = 'sensorhub'): string {
+  return activeCount > 0 ? `(${activeCount}) ${base}` : base;
+}
+
+/** A browser notification is due when an alert is raised critical, or escalates to critical. */
+export function notifiesOf(change: { event: string; alert: Pick<Alert, 'severity' | 'state'> }): boolean {
+  return (
+    (change.event === 'raised' || change.event === 'escalated') && change.alert.severity === 'critical' && change.alert.state === 'active'
+  );
 }

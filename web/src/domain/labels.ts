@@ -1,3 +1,4 @@
+import type { SensorNaming } from '../api/pending';
 import type { ActivationCondition, Actuator, ActuatorType, Sensor, SensorType } from '../api/types';
 
 export const SENSOR_TYPE_LABELS: Record<SensorType, string> = {
@@ -20,11 +21,14 @@ export const ACTUATOR_TYPE_LABELS: Record<ActuatorType, string> = {
 export const CONDITION_LABELS: Record<ActivationCondition, string> = {
   high: 'value above',
   low: 'value below',
-  low_or_high: 'value not equal to',
+  // The rule runs when the value is below or above the condition value (docs/api.md §3.3).
+  low_or_high: 'value below or above',
   always: 'always',
 };
 
-export const sensorName = (sensor: Sensor) => `${SENSOR_TYPE_LABELS[sensor.sensor_type]} #${sensor.sensor_id}`;
+/** The grower's name for the sensor (§5 `sensor_name`, on services that have it), else "pH #4". */
+export const sensorName = (sensor: Pick<Sensor, 'sensor_id' | 'sensor_type'> & SensorNaming) =>
+  sensor.sensor_name || `${SENSOR_TYPE_LABELS[sensor.sensor_type]} #${sensor.sensor_id}`;
 
 export const actuatorName = (actuator: Actuator) =>
   actuator.actuator_name || `${ACTUATOR_TYPE_LABELS[actuator.actuator_type]} #${actuator.actuator_id}`;

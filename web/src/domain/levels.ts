@@ -1,25 +1,21 @@
-import type { Sensor } from '../api/types';
-
 /**
- * A value's level against its sensor's thresholds, as API.md §11 defines it. Computed here until
- * the service answers it in `/prototypes/{id}/status`; then this is only the fallback.
+ * Levels as the page shows them. The rule itself is the service's (src/alerts/levels.ts, bundled
+ * from there): the page computes a level only when the service's status does not report one, and
+ * must then reach the same answer.
  */
-export type Level = 'critically_low' | 'low' | 'ok' | 'high' | 'critically_high';
+import { isStale as isStaleAt, severityOf as alertSeverityOf, valueLevel } from '../../../src/alerts/levels.js';
+import type { Level as ReportedLevel } from '../api/types';
+
+export { valueLevel };
+/** A level as the service reports it (`/prototypes/{id}/status`): also `stale`. */
+export type { ReportedLevel };
+/** A level a value has by itself, before its age is considered. */
+export type Level = Exclude<ReportedLevel, 'stale'>;
+/** The tone of a card: `ok` beside the alerts' warning and critical. */
 export type Severity = 'ok' | 'warning' | 'critical';
 
-type Thresholds = Pick<Sensor, 'threshold_critically_low' | 'threshold_low' | 'threshold_high' | 'threshold_critically_high'>;
-
-export function levelOf(value: number, t: Thresholds): Level {
-  if (value < t.threshold_critically_low) return 'critically_low';
-  if (value > t.threshold_critically_high) return 'critically_high';
-  if (value < t.threshold_low) return 'low';
-  if (value > t.threshold_high) return 'high';
-  return 'ok';
-}
-
 export function severityOf(level: Level): Severity {
-  if (level === 'ok') return 'ok';
-  return level.startsWith('critically') ? 'critical' : 'warning';
+  return level === 'ok' ? 'ok' : alertSeverityOf(level);
 }
 
 export const LEVEL_LABELS: Record<Level, string> = {
@@ -28,12 +24,11 @@ export const LEVEL_LABELS: Record<Level, string> = {
   ok: 'ok',
   high: 'high',
   critically_high: 'critically high',
+  invalid: 'invalid',
+  stuck: 'possibly stuck',
 };
 
-/** A level as the service reports it (`/prototypes/{id}/status`): also `stale`. */
-export type ReportedLevel = Level | 'stale';
-
-/** Older than the service's STALE_AFTER: the sensor may be disconnected, whatever its value says. */
+/** Older than the service's STALE_AFTER (seconds): the sensor may be disconnected, whatever its value says. */
 export function isStale(timestamp: string, nowMs: number, staleAfterSeconds: number): boolean {
-  return nowMs - Date.parse(timestamp) > staleAfterSeconds * 1000;
+  return isStaleAt(Date.parse(timestamp), nowMs, staleAfterSeconds * 1000);
 }

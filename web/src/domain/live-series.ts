@@ -95,7 +95,8 @@ function foldIntoBucket(series: Required<SeriesColumns>, timeSec: number, value:
     return;
   }
   // The next bucket on the same grid as the service's (or the epoch's, for an empty series).
-  const start = last >= 0 ? times[last] + Math.floor((timeSec - times[last]) / bucketSec) * bucketSec : Math.floor(timeSec / bucketSec) * bucketSec;
+  const start =
+    last >= 0 ? times[last] + Math.floor((timeSec - times[last]) / bucketSec) * bucketSec : Math.floor(timeSec / bucketSec) * bucketSec;
   times.push(start);
   values.push(value);
   lows.push(value);

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api } from '../api/endpoints';
 import type { Alert, AlertQuery, Sensor } from '../api/types';
 import { AlertList } from '../components/alert-list';
+import { AlertReach } from '../components/alert-reach';
 import { SelectField } from '../components/fields';
 import { useDashboard } from '../context';
 import { applyAlertChange, nextBefore } from '../domain/alerts';
@@ -31,7 +32,12 @@ export function AlertsPage() {
   const [busy, setBusy] = useState(false);
   const nowMs = useNow(10_000);
   const available = settings.features?.alerts ?? false;
-  const query: AlertQuery = { state, prototype_id: prototype.prototype_id, sensor_id: sensorId === 'all' ? undefined : sensorId, limit: ALERT_PAGE };
+  const query: AlertQuery = {
+    state,
+    prototype_id: prototype.prototype_id,
+    sensor_id: sensorId === 'all' ? undefined : sensorId,
+    limit: ALERT_PAGE,
+  };
   const keeps = (alert: Alert) => (state === 'all' || alert.state === state) && (sensorId === 'all' || alert.sensor_id === sensorId);
 
   useEffect(() => {
@@ -72,12 +78,23 @@ export function AlertsPage() {
 
   if (!available) return <p class="muted">This service does not report alerts.</p>;
 
-  const sensorOptions = [{ value: 'all' as const, label: 'All sensors' }, ...sensors.map((s) => ({ value: s.sensor_id, label: sensorName(s) }))];
+  const sensorOptions = [
+    { value: 'all' as const, label: 'All sensors' },
+    ...sensors.map((s) => ({ value: s.sensor_id, label: sensorName(s) })),
+  ];
   return (
     <div class="alerts-page" data-loaded={alerts ? 'true' : undefined}>
+      <AlertReach />
       <div class="alert-filters card">
         <SelectField label="State" name="state" errors={{}} value={state} options={STATES} onValue={setState} />
-        <SelectField<number | 'all'> label="Sensor" name="sensor" errors={{}} value={sensorId} options={sensorOptions} onValue={setSensorId} />
+        <SelectField<number | 'all'>
+          label="Sensor"
+          name="sensor"
+          errors={{}}
+          value={sensorId}
+          options={sensorOptions}
+          onValue={setSensorId}
+        />
       </div>
       {failure && (
         <p class="error" role="alert">
@@ -87,7 +104,12 @@ export function AlertsPage() {
       {!alerts && !failure && <p class="loading">Loading…</p>}
       {alerts && alerts.length === 0 && <p class="muted">No {state === 'all' ? '' : `${state} `}alert.</p>}
       {alerts && (
-        <AlertList alerts={alerts} sensors={sensors} nowMs={nowMs} onChange={(alert) => setAlerts((current) => current && applyAlertChange(current, alert, keeps))} />
+        <AlertList
+          alerts={alerts}
+          sensors={sensors}
+          nowMs={nowMs}
+          onChange={(alert) => setAlerts((current) => current && applyAlertChange(current, alert, keeps))}
+        />
       )}
       {before !== undefined && (
         <div class="actions">

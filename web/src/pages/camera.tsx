@@ -1,12 +1,14 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api/endpoints';
 import { ApiError } from '../api/errors';
+import { useDashboard } from '../context';
 import { Timelapses } from './timelapses';
 
 type Shot = { url: string; at: Date } | { problem: string } | null;
 
 /** The camera's current picture, fetched on demand (the service caches and shares captures), and its timelapses. */
 export function CameraPage() {
+  const { settings } = useDashboard();
   const [shot, setShot] = useState<Shot>(null);
   const [busy, setBusy] = useState(false);
 
@@ -18,7 +20,11 @@ export function CameraPage() {
       setShot({ url: URL.createObjectURL(blob), at: new Date() });
     } catch (error) {
       const unavailable = error instanceof ApiError && error.status === 503;
-      setShot({ problem: unavailable ? 'Camera not available.' : `Could not load the picture: ${(error as Error).message}` });
+      setShot({
+        problem: unavailable
+          ? cameraProblem(settings.picture_source_set ?? true)
+          : `Could not load the picture: ${(error as Error).message}`,
+      });
     } finally {
       setBusy(false);
     }
@@ -55,4 +61,11 @@ export function CameraPage() {
       <Timelapses />
     </div>
   );
+}
+
+/** Why there is no picture, with the setting to change: a source that fails, or none at all. */
+function cameraProblem(sourceSet: boolean): string {
+  return sourceSet
+    ? 'Camera not available: the camera of PICTURE_SOURCE did not answer with a picture.'
+    : 'Camera not available: no camera is set up. Set PICTURE_SOURCE (a snapshot URL, a file or a command), or upload a picture with PUT /picture.';
 }

@@ -1,9 +1,10 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api } from '../api/endpoints';
-import type { Measurement, Sensor } from '../api/types';
+import type { Actuator, Measurement, Sensor } from '../api/types';
 import { type ChartSeries, TimeChart } from '../components/time-chart';
 import { useDashboard } from '../context';
 import { thresholdBands } from '../domain/bands';
+import { doseTicks } from '../domain/dosing';
 import { sensorName } from '../domain/labels';
 import { aggregateColumns, bucketWidthSec, dropBefore, foldReading, rawColumns, type SeriesColumns } from '../domain/live-series';
 import { fromLocalInput, PRESET_RANGES, type PresetId, presetRange, type TimeRange, toLocalInput } from '../domain/time';
@@ -24,6 +25,19 @@ interface Readings {
   /** Live readings fold into buckets of this width (seconds), per sensor: about one pixel. */
   bucketSec: Map<number, number>;
   aggregate: boolean;
+  /** The doses of the actuators each sensor decides, in chart seconds, by sensor id. */
+  doses: Map<number, number[]>;
+}
+
+/** At most this many doses of one actuator are marked on a chart (the service's page limit). */
+const DOSES_READ = 1000;
+
+/** The doses of the actuators deciding on `sensorId` within the range, as chart ticks; none where they cannot be read. */
+async function loadDoseTicks(sensorId: number, actuators: Actuator[], range: TimeRange): Promise<number[]> {
+  const mine = actuators.filter((actuator) => actuator.sensor_id === sensorId);
+  const query = { start_time: new Date(range.startMs).toISOString(), end_time: new Date(range.endMs).toISOString(), limit: DOSES_READ };
+  const lists = await Promise.all(mine.map((actuator) => api.activations(actuator.actuator_id, query).catch(() => [])));
+  return doseTicks(lists.flat(), range.startMs, range.endMs);
 }
 
 /** The number of points to ask for: about one per horizontal pixel of the chart. */
@@ -32,7 +46,11 @@ function pointsFor(element: HTMLElement | null): number {
 }
 
 async function loadSensor(id: number, range: TimeRange, maxPoints: number, aggregate: boolean): Promise<[SeriesColumns, number]> {
-  const window = { start_time: new Date(range.startMs).toISOString(), end_time: new Date(range.endMs).toISOString(), max_points: maxPoints };
+  const window = {
+    start_time: new Date(range.startMs).toISOString(),
+    end_time: new Date(range.endMs).toISOString(),
+    max_points: maxPoints,
+  };
   const pixelSec = (range.endMs - range.startMs) / 1000 / maxPoints;
   if (!aggregate) return [rawColumns(await api.measurements(id, window)), pixelSec];
   const buckets = await api.aggregate(id, window);
@@ -43,6 +61,7 @@ async function loadSensor(id: number, range: TimeRange, maxPoints: number, aggre
 export function ChartsPage() {
   const { prototype, prefs } = useDashboard();
   const [sensors, setSensors] = useState<Sensor[] | null>(null);
+  const [actuators, setActuators] = useState<Actuator[]>([]);
   const [selected, setSelected] = useState<number[]>([]);
   const [bandsFor, setBandsFor] = useState<number | null>(null);
   const [choice, setChoice] = useState<Choice>({ preset: '24h' });
@@ -55,11 +74,17 @@ export function ChartsPage() {
   const frame = useRef<number | null>(null);
 
   useEffect(() => {
-    api.sensors(prototype.prototype_id).then((list) => {
-      setSensors(list);
-      setSelected(list.slice(0, 1).map((s) => s.sensor_id));
-      setBandsFor(list[0]?.sensor_id ?? null);
-    }, (error: Error) => setFailure(error.message));
+    // The actuators, for their doses; without them the chart is drawn all the same.
+    const reading = api.actuators(prototype.prototype_id).catch(() => [] as Actuator[]);
+    api.sensors(prototype.prototype_id).then(
+      async (list) => {
+        setActuators(await reading);
+        setSensors(list);
+        setSelected(list.slice(0, 1).map((s) => s.sensor_id));
+        setBandsFor(list[0]?.sensor_id ?? null);
+      },
+      (error: Error) => setFailure(error.message),
+    );
   }, [prototype.prototype_id]);
 
   useEffect(() => {
@@ -69,7 +94,11 @@ export function ChartsPage() {
     const aggregate = range.endMs - range.startMs >= AGGREGATE_FROM_MS;
     let current = true;
     pending.current = [];
-    Promise.all(selected.map(async (id) => [id, await loadSensor(id, range, maxPoints, aggregate)] as const)).then(
+    Promise.all(
+      selected.map(
+        async (id) => [id, await loadSensor(id, range, maxPoints, aggregate), await loadDoseTicks(id, actuators, range)] as const,
+      ),
+    ).then(
       (loaded) => {
         if (!current) return;
         setReadings({
@@ -78,6 +107,7 @@ export function ChartsPage() {
           aggregate,
           bySensor: new Map(loaded.map(([id, [columns]]) => [id, columns])),
           bucketSec: new Map(loaded.map(([id, [, width]]) => [id, width])),
+          doses: new Map(loaded.map(([id, , ticks]) => [id, ticks])),
         });
         setFailure(null);
       },
@@ -144,6 +174,7 @@ export function ChartsPage() {
           values: columns.values.map(display.convert),
           lows: columns.lows?.map(display.convert),
           highs: columns.highs?.map(display.convert),
+          marks: readings.doses.get(id),
         },
       ];
     });
@@ -161,6 +192,7 @@ export function ChartsPage() {
     if (on && (bandsFor === null || !selected.includes(bandsFor))) setBandsFor(id);
   };
 
+  const doseCount = readings ? selected.reduce((sum, id) => sum + (readings.doses.get(id)?.length ?? 0), 0) : 0;
   const points = readings ? [...readings.bySensor.values()].reduce((sum, columns) => sum + columns.times.length, 0) : 0;
 
   return (
@@ -198,11 +230,7 @@ export function ChartsPage() {
               </button>
             ))}
           </div>
-          <CustomRange
-            current={readings?.loaded}
-            active={'custom' in choice}
-            onApply={(range) => setChoice({ custom: range })}
-          />
+          <CustomRange current={readings?.loaded} active={'custom' in choice} onApply={(range) => setChoice({ custom: range })} />
         </fieldset>
         {selected.length > 0 && (
           <label class="field inline">
@@ -220,10 +248,16 @@ export function ChartsPage() {
           </label>
         )}
       </div>
-      <div class="card chart-card" ref={area} data-mode={readings ? (readings.aggregate ? 'aggregate' : 'raw') : undefined} data-live={liveSpan !== null ? 'true' : undefined}>
+      <div
+        class="card chart-card"
+        ref={area}
+        data-mode={readings ? (readings.aggregate ? 'aggregate' : 'raw') : undefined}
+        data-live={liveSpan !== null ? 'true' : undefined}
+      >
         {selected.length === 0 ? (
           <p class="muted">Choose one or more sensors.</p>
-        ) : readings ? (
+        ) : readings && series.length > 0 ? (
+          // Drawn once the sensors chosen are read: a chart of no series has nothing to align.
           <TimeChart
             series={series}
             startMs={readings.range.startMs}
@@ -237,9 +271,14 @@ export function ChartsPage() {
         {readings && (
           <p class="muted chart-note" data-points={points}>
             {new Date(readings.range.startMs).toLocaleString()} – {new Date(readings.range.endMs).toLocaleString()} ·{' '}
-            {readings.aggregate ? `${points} buckets: the line is each one's mean, the shade its lowest to highest` : `${points} points (at most about one per pixel)`}
+            {readings.aggregate
+              ? `${points} buckets: the line is each one's mean, the shade its lowest to highest`
+              : `${points} points (at most about one per pixel)`}
             {liveSpan !== null && ' · live'} · drag across the chart to zoom in.
             {bands && <> Shaded: warning (amber) and critical (red) zones.</>}
+            {doseCount > 0 && (
+              <> Ticks along the bottom: {doseCount === 1 ? 'a dose' : `${doseCount} doses`} of the pumps these sensors decide.</>
+            )}
           </p>
         )}
       </div>
@@ -294,6 +333,8 @@ function copyColumns(columns: SeriesColumns): SeriesColumns {
   return {
     times: [...columns.times],
     values: [...columns.values],
-    ...(columns.counts && columns.lows && columns.highs ? { lows: [...columns.lows], highs: [...columns.highs], counts: [...columns.counts] } : {}),
+    ...(columns.counts && columns.lows && columns.highs
+      ? { lows: [...columns.lows], highs: [...columns.highs], counts: [...columns.counts] }
+      : {}),
   };
 }

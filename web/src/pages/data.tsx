@@ -80,12 +80,20 @@ function ExportForm({ sensors }: { sensors: Sensor[] }) {
         <div class="field" data-field="start_time">
           <label for="export-from">From (optional)</label>
           <input id="export-from" type="datetime-local" value={from} onInput={(e) => setFrom(e.currentTarget.value)} />
-          {errors.start_time && <small class="field-error" role="alert">{errors.start_time}</small>}
+          {errors.start_time && (
+            <small class="field-error" role="alert">
+              {errors.start_time}
+            </small>
+          )}
         </div>
         <div class="field" data-field="end_time">
           <label for="export-to">To (optional)</label>
           <input id="export-to" type="datetime-local" value={to} onInput={(e) => setTo(e.currentTarget.value)} />
-          {errors.end_time && <small class="field-error" role="alert">{errors.end_time}</small>}
+          {errors.end_time && (
+            <small class="field-error" role="alert">
+              {errors.end_time}
+            </small>
+          )}
         </div>
       </div>
       <FormError errors={errors} names={['_form', 'sensor_id', 'prototype_id']} />
@@ -132,12 +140,32 @@ function GeneratorForm() {
       <h2 id="generator-heading">Synthetic data</h2>
       <p class="muted">Plausible random readings for every sensor over the last year, day and hour: for demos and trying the dashboard.</p>
       <div class="grid">
-        <NumberField label="Measurements" name="nb_measurements" errors={errors} value={count} onValue={setCount} disabled={!canModify || busy} hint="Shared among all sensors" />
+        <NumberField
+          label="Measurements"
+          name="nb_measurements"
+          errors={errors}
+          value={count}
+          onValue={setCount}
+          disabled={!canModify || busy}
+          hint="Shared among all sensors"
+        />
       </div>
-      <CheckField label="Replace all existing measurements" name="replace" checked={replace} onValue={setReplace} disabled={!canModify || busy} />
+      <CheckField
+        label="Replace all existing measurements"
+        name="replace"
+        checked={replace}
+        onValue={setReplace}
+        disabled={!canModify || busy}
+      />
       <FormError errors={errors} names={['_form', 'replace']} />
       <FormActions submit={busy ? 'Generating…' : 'Generate'} disabled={!canModify || busy} status={status} />
-      <ConfirmDialog open={asking} title="Replace all measurements?" confirmLabel="Delete and generate" onConfirm={generate} onCancel={() => setAsking(false)}>
+      <ConfirmDialog
+        open={asking}
+        title="Replace all measurements?"
+        confirmLabel="Delete and generate"
+        onConfirm={generate}
+        onCancel={() => setAsking(false)}
+      >
         <p>Every stored measurement of every sensor will be deleted and replaced by synthetic data. This cannot be undone.</p>
       </ConfirmDialog>
     </form>

@@ -1,16 +1,22 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api } from '../api/endpoints';
 import type { Actuator, ActuatorState, Alert, Measurement, Sensor } from '../api/types';
+import { ActuatorCard, type ActuatorDoses } from '../components/actuator-card';
 import { AlertList } from '../components/alert-list';
+import { PauseControl } from '../components/pause-control';
+import { ConnectButton } from '../components/connect-panel';
+import { sensorConnect } from '../domain/connect';
 import { Sparkline } from '../components/sparkline';
 import { useDashboard } from '../context';
 import { applyAlertChange } from '../domain/alerts';
-import { actuatorName, CONDITION_LABELS, sensorName } from '../domain/labels';
+import { pauseLeftMs } from '../domain/dosing';
+import { sensorName } from '../domain/labels';
 import { dropBefore, foldReading, rawColumns, type SeriesColumns } from '../domain/live-series';
-import { isStale, LEVEL_LABELS, levelOf, type ReportedLevel, severityOf } from '../domain/levels';
+import { isStale, LEVEL_LABELS, type ReportedLevel, severityOf, valueLevel } from '../domain/levels';
 import { timeSince } from '../domain/time';
 import { displayFor, formatValue } from '../domain/units';
 import { type ActuatorChange, useLive } from '../live';
+import { hrefOf } from '../router';
 import { useNow } from '../state/clock';
 
 const DAY_MS = 86_400_000;
@@ -38,6 +44,40 @@ interface Snapshot {
   actuators: ActuatorView[];
   /** Active alerts of the prototype; null when the service has no alerts. */
   alerts: Alert[] | null;
+  /** The prototype's pause (docs/api.md §14): null when dosing is on. */
+  pausedUntil: string | null;
+  /** Each actuator's recent doses, by actuator id. */
+  doses: Map<number, ActuatorDoses>;
+}
+
+/** At most this many doses of the last 24 h are read per actuator (the service's page limit). */
+const DOSES_READ = 1000;
+
+/** The last day's doses, and when there is none, whether there ever was one (never run). */
+async function loadDoses(actuatorId: number): Promise<ActuatorDoses> {
+  const day = await api.activations(actuatorId, { start_time: new Date(Date.now() - DAY_MS).toISOString(), limit: DOSES_READ });
+  if (day.length > 0) return { day, newest: day[0] };
+  const [newest] = await api.activations(actuatorId, { limit: 1 });
+  return { day, newest: newest ?? null };
+}
+
+async function loadAllDoses(actuators: ActuatorView[]): Promise<Map<number, ActuatorDoses>> {
+  const ids = actuators.map((view) => view.actuator.actuator_id);
+  return new Map(await Promise.all(ids.map(async (id) => [id, await loadDoses(id)] as const)));
+}
+
+/** A run report moves last_activated: the dose it recorded is added here, without reading it back. */
+function withReportedDose(doses: ActuatorDoses | undefined, before: Actuator | undefined, after: Actuator): ActuatorDoses | undefined {
+  if (!doses || !before || Date.parse(after.last_activated) <= Date.parse(before.last_activated)) return doses;
+  const dose = {
+    activation_id: 0,
+    actuator_id: after.actuator_id,
+    activated_at: after.last_activated,
+    duration: after.activation_duration,
+    value_before: null,
+    answered: null,
+  };
+  return { day: [dose, ...doses.day], newest: dose };
 }
 
 async function loadSnapshot(prototypeId: number, features: { alerts: boolean; prototype_status: boolean }): Promise<Snapshot> {
@@ -48,18 +88,28 @@ async function loadSnapshot(prototypeId: number, features: { alerts: boolean; pr
       sensors: status.sensors.map((entry) => ({ sensor: entry.sensor, last: entry.last_measurement, reported: entry.level ?? undefined })),
       actuators: status.actuators,
       alerts: features.alerts ? status.sensors.flatMap((entry) => entry.alerts).sort((a, b) => b.alert_id - a.alert_id) : null,
+      pausedUntil: status.prototype.paused_until,
+      doses: await loadAllDoses(status.actuators),
     };
   }
-  const [sensors, actuators, alerts] = await Promise.all([
+  const [sensors, actuators, alerts, prototype] = await Promise.all([
     api.sensors(prototypeId),
     api.actuators(prototypeId),
     features.alerts ? api.alerts({ state: 'active', prototype_id: prototypeId }) : null,
+    api.prototype(prototypeId),
   ]);
   const sensorViews = Promise.all(sensors.map(async (sensor) => ({ sensor, last: await api.lastMeasurement(sensor.sensor_id) })));
   const actuatorViews = Promise.all(
     actuators.map(async (actuator) => ({ actuator, state: await api.actuatorState(actuator.actuator_id) })),
   );
-  return { sensors: await sensorViews, actuators: await actuatorViews, alerts };
+  const actuatorList = await actuatorViews;
+  return {
+    sensors: await sensorViews,
+    actuators: actuatorList,
+    alerts,
+    pausedUntil: prototype.paused_until,
+    doses: await loadAllDoses(actuatorList),
+  };
 }
 
 async function loadDays(sensors: Sensor[]): Promise<Days> {
@@ -137,7 +187,22 @@ export function OverviewPage() {
           return next;
         });
       },
-      actuator: (change) => update((current) => ({ ...current, actuators: applyActuatorChange(current.actuators, change) })),
+      actuator: (change) =>
+        update((current) => {
+          if ('deleted' in change) return { ...current, actuators: applyActuatorChange(current.actuators, change) };
+          const id = change.actuator.actuator_id;
+          const before = current.actuators.find((view) => view.actuator.actuator_id === id)?.actuator;
+          const doses = new Map(current.doses);
+          const next = withReportedDose(doses.get(id), before, change.actuator);
+          if (next) doses.set(id, next);
+          // A new actuator: no dose yet, so it never ran.
+          else if (!before) doses.set(id, { day: [], newest: null });
+          return { ...current, actuators: applyActuatorChange(current.actuators, change), doses };
+        }),
+      prototype: (change) => {
+        if ('deleted' in change || change.prototype_id !== prototype.prototype_id) return;
+        update((current) => ({ ...current, pausedUntil: change.paused_until }));
+      },
       sensor: (change) => {
         if ('deleted' in change) {
           update((current) => ({ ...current, sensors: current.sensors.filter((view) => view.sensor.sensor_id !== change.deleted) }));
@@ -178,12 +243,21 @@ export function OverviewPage() {
           {snapshot.alerts && snapshot.alerts.length > 0 && (
             <section aria-labelledby="alerts-heading">
               <h2 id="alerts-heading">Active alerts</h2>
-              <AlertList alerts={snapshot.alerts} sensors={snapshot.sensors.map((view) => view.sensor)} nowMs={nowMs} onChange={acknowledged} />
+              <AlertList
+                alerts={snapshot.alerts}
+                sensors={snapshot.sensors.map((view) => view.sensor)}
+                nowMs={nowMs}
+                onChange={acknowledged}
+              />
             </section>
           )}
           <section aria-labelledby="sensors-heading">
             <h2 id="sensors-heading">Sensors</h2>
-            {snapshot.sensors.length === 0 && <p class="muted">This prototype has no sensors yet.</p>}
+            {snapshot.sensors.length === 0 && (
+              <p>
+                This tank has no sensor yet. <a href={hrefOf('settings')}>Add a sensor in Settings</a>, then connect its device.
+              </p>
+            )}
             <ul class="cards">
               {snapshot.sensors.map((view) => (
                 <SensorCard key={view.sensor.sensor_id} view={view} day={days.get(view.sensor.sensor_id)} nowMs={nowMs} />
@@ -192,10 +266,39 @@ export function OverviewPage() {
           </section>
           <section aria-labelledby="actuators-heading">
             <h2 id="actuators-heading">Actuators</h2>
-            {snapshot.actuators.length === 0 && <p class="muted">No actuator uses this prototype's sensors.</p>}
-            <ul class="cards">
+            <PauseControl
+              pausedUntil={snapshot.pausedUntil}
+              onChange={(pausedUntil) => update((current) => ({ ...current, pausedUntil }))}
+            />
+            {snapshot.actuators.length === 0 && (
+              <p class="muted">
+                No pump follows this tank's sensors yet
+                {snapshot.sensors.length > 0 && (
+                  <>
+                    {' '}
+                    (<a href={hrefOf('settings')}>add one in Settings</a>)
+                  </>
+                )}
+                .
+              </p>
+            )}
+            <ul class="cards actuator-cards">
               {snapshot.actuators.map((view) => (
-                <ActuatorCard key={view.actuator.actuator_id} view={view} nowMs={nowMs} />
+                <ActuatorCard
+                  key={view.actuator.actuator_id}
+                  actuator={view.actuator}
+                  state={view.state}
+                  doses={snapshot.doses.get(view.actuator.actuator_id)}
+                  sensor={snapshot.sensors.find((s) => s.sensor.sensor_id === view.actuator.sensor_id)}
+                  paused={pauseLeftMs(snapshot.pausedUntil, nowMs) !== null}
+                  nowMs={nowMs}
+                  onUnlocked={(actuator) =>
+                    update((current) => ({
+                      ...current,
+                      actuators: current.actuators.map((v) => (v.actuator.actuator_id === actuator.actuator_id ? { ...v, actuator } : v)),
+                    }))
+                  }
+                />
               ))}
             </ul>
           </section>
@@ -219,7 +322,7 @@ function SensorCard({ view, day, nowMs }: { view: SensorView; day?: SeriesColumn
   const { sensor, last, reported } = view;
   const display = displayFor(sensor.sensor_unit, prefs);
   const stale = reported === 'stale' || (last ? isStale(last.timestamp, nowMs, settings.stale_after_seconds) : false);
-  const level = reported && reported !== 'stale' ? reported : last ? levelOf(last.value, sensor) : null;
+  const level = reported && reported !== 'stale' ? reported : last ? valueLevel(last.value, sensor) : null;
   const tone = !last || stale ? 'unknown' : severityOf(level ?? 'ok');
   const name = sensorName(sensor);
   return (
@@ -252,46 +355,13 @@ function SensorCard({ view, day, nowMs }: { view: SensorView; day?: SeriesColumn
             {timeSince(last.timestamp, nowMs)}
           </time>
         ) : (
-          'No measurement yet'
+          'No measurement yet: connect its device.'
         )}
       </p>
+      <ConnectButton
+        title={name}
+        info={() => sensorConnect(location.origin, sensor, settings.mqtt_prefix, settings.auth_mode === 'enforced')}
+      />
     </li>
   );
-}
-
-function ActuatorCard({ view, nowMs }: { view: ActuatorView; nowMs: number }) {
-  const { actuator, state } = view;
-  const condition =
-    actuator.activation_condition === 'always'
-      ? 'always'
-      : `${CONDITION_LABELS[actuator.activation_condition]} ${actuator.condition_value}`;
-  const tone = !actuator.enabled ? 'unknown' : state.activate ? 'active' : 'ok';
-  return (
-    <li class={`card actuator tone-${tone}`} data-actuator-id={actuator.actuator_id}>
-      <div class="card-head">
-        <h3>{actuatorName(actuator)}</h3>
-        <span class={`badge tone-${tone}`}>{!actuator.enabled ? 'disabled' : state.activate ? 'run now' : 'idle'}</span>
-      </div>
-      <dl class="facts">
-        <dt>Decision</dt>
-        <dd class="decision">{decisionText(state)}</dd>
-        <dt>Rule</dt>
-        <dd>
-          sensor #{actuator.sensor_id}, {condition}; runs {state.duration} s, at most every {state.period} s
-        </dd>
-        <dt>Last run</dt>
-        <dd>
-          <time dateTime={actuator.last_activated}>{timeSince(actuator.last_activated, nowMs)}</time>
-        </dd>
-        <dt>Enabled</dt>
-        <dd>{actuator.enabled ? 'yes' : 'no'}</dd>
-      </dl>
-    </li>
-  );
-}
-
-/** The service's reason, in words: "OK" only says the condition itself was evaluated. */
-function decisionText(state: ActuatorState): string {
-  if (state.status !== 'OK') return `Wait: ${state.status}`;
-  return state.activate ? 'Run now: condition met' : 'Wait: condition not met';
 }

@@ -3,11 +3,16 @@ import { api } from '../api/endpoints';
 import { ApiError, type FieldErrors, fieldErrors } from '../api/errors';
 import type { ActivationCondition, Actuator, ActuatorType, Sensor, SensorType } from '../api/types';
 import { ConfirmDialog } from '../components/confirm';
+import { SectionLinks, SettingsSection } from '../components/sections';
+import { TankSettings } from '../components/tank-settings';
 import { CheckField, FormActions, FormError, NumberField, SelectField, TextField } from '../components/fields';
+import { InterlockPicker } from '../components/interlock-picker';
+import { interlockRows, parseInterlocks } from '../domain/interlocks';
 import { useDashboard } from '../context';
 import { ACTUATOR_TYPE_LABELS, actuatorName, CONDITION_LABELS, SENSOR_TYPE_LABELS, sensorName } from '../domain/labels';
 import { dependentsOf } from '../domain/dependents';
-import { parseNumbers } from '../domain/numbers';
+import { optionalText, parseNumbers, parseOptionalNumbers } from '../domain/numbers';
+import { type CropId, describeThresholds, EC_BY_CROP, presetFor, type SensorPreset, type Thresholds } from '../domain/presets';
 import type { Preferences } from '../state/prefs';
 
 const entries = <K extends string>(labels: Record<K, string>) =>
@@ -34,40 +39,76 @@ export function SettingsPage({ onPreferences }: { onPreferences: (change: Partia
   }, [prototype.prototype_id]);
   useEffect(() => void reload(), [reload]);
 
+  const addSensor = () => {
+    const form = document.querySelector<HTMLFormElement>('[data-sensor-form="new"]');
+    form?.scrollIntoView({ block: 'start' });
+    form?.querySelector<HTMLElement>('select, input')?.focus();
+  };
+  const hasSensors = sensors !== null && sensors.length > 0;
+
   return (
     <div class="settings">
-      <DisplaySettings onPreferences={onPreferences} />
+      <SectionLinks sections={SECTIONS} />
       {failure && (
         <p class="error" role="alert">
           {failure}
         </p>
       )}
-      <section aria-labelledby="actuator-settings">
-        <h2 id="actuator-settings">Actuators</h2>
+      <SettingsSection id="tank-settings" title="Tank">
+        <TankSettings />
+      </SettingsSection>
+      <SettingsSection id="sensor-settings" title="Sensors">
+        {sensors && sensors.length === 0 ? (
+          <p class="empty-hint">This tank has no sensor yet: add the first one below, then connect its device.</p>
+        ) : (
+          <p class="muted">Thresholds are in each sensor's own unit.</p>
+        )}
         <div class="forms">
-          {sensors &&
-            actuators?.map((actuator) => <ActuatorForm key={actuator.actuator_id} actuator={actuator} sensors={sensors} onSaved={reload} />)}
-          {canModify && sensors && sensors.length > 0 && <ActuatorForm sensors={sensors} onSaved={reload} />}
-        </div>
-      </section>
-      <section aria-labelledby="sensor-settings">
-        <h2 id="sensor-settings">Sensors</h2>
-        <p class="muted">Thresholds are in each sensor's own unit.</p>
-        <div class="forms">
-          {sensors?.map((sensor) => <SensorForm key={sensor.sensor_id} sensor={sensor} onSaved={reload} />)}
+          {sensors?.map((sensor) => (
+            <SensorForm key={sensor.sensor_id} sensor={sensor} onSaved={reload} />
+          ))}
           {canModify && <SensorForm onSaved={reload} />}
         </div>
-      </section>
+      </SettingsSection>
+      <SettingsSection id="actuator-settings" title="Actuators">
+        {sensors && !hasSensors ? (
+          <p class="empty-hint">
+            A pump follows a sensor: add a sensor first.{' '}
+            {canModify && (
+              <button type="button" class="ghost" onClick={addSensor}>
+                Add a sensor
+              </button>
+            )}
+          </p>
+        ) : (
+          <div class="forms">
+            {sensors &&
+              actuators?.map((actuator) => (
+                <ActuatorForm key={actuator.actuator_id} actuator={actuator} sensors={sensors} onSaved={reload} />
+              ))}
+            {canModify && sensors && hasSensors && <ActuatorForm sensors={sensors} onSaved={reload} />}
+          </div>
+        )}
+      </SettingsSection>
+      <SettingsSection id="display-settings" title="Display (this browser)">
+        <DisplaySettings onPreferences={onPreferences} />
+      </SettingsSection>
     </div>
   );
 }
+
+const SECTIONS = [
+  { id: 'tank-settings', title: 'Tank' },
+  { id: 'sensor-settings', title: 'Sensors' },
+  { id: 'actuator-settings', title: 'Actuators' },
+  { id: 'display-settings', title: 'Display' },
+];
 
 function DisplaySettings({ onPreferences }: { onPreferences: (change: Partial<Preferences>) => void }) {
   const { prefs } = useDashboard();
   const none: FieldErrors = {};
   return (
-    <section aria-labelledby="display-settings" class="card">
-      <h2 id="display-settings">Display (this browser)</h2>
+    <div class="card">
       <div class="grid">
         <SelectField
           label="Temperature"
@@ -103,7 +144,7 @@ function DisplaySettings({ onPreferences }: { onPreferences: (change: Partial<Pr
           onValue={(theme) => onPreferences({ theme })}
         />
       </div>
-    </section>
+    </div>
   );
 }
 
@@ -132,6 +173,43 @@ function useSave() {
 
 const text = (n: number | undefined) => (n === undefined ? '' : String(n));
 
+/** The actuator's safety settings that may be empty (docs/api.md §14): empty is null, the service's "no limit" or "off". */
+const LIMIT_FIELDS = [
+  { name: 'max_doses_per_hour', label: 'Max doses per hour', hint: 'In any 60 minutes; empty: no limit' },
+  { name: 'max_seconds_per_day', label: 'Max run time per day (s)', hint: 'In any 24 h; empty: no limit' },
+  { name: 'response_delay', label: 'Response delay (s)', hint: 'Mixing time before a dose is judged; empty: the period' },
+  { name: 'lockout_after', label: 'Lock out after', hint: 'Unanswered doses in a row; empty: never' },
+  { name: 'controller_timeout', label: 'Controller timeout (s)', hint: 'Offline alert after this long unpolled; empty: off' },
+] as const;
+type LimitName = (typeof LIMIT_FIELDS)[number]['name'];
+
+/** A new actuator starts with the service's defaults: no limits, lockout after 20. */
+function actuatorLimitTexts(actuator: Actuator | undefined): Record<LimitName, string> {
+  return {
+    max_doses_per_hour: optionalText(actuator?.max_doses_per_hour),
+    max_seconds_per_day: optionalText(actuator?.max_seconds_per_day),
+    response_delay: optionalText(actuator?.response_delay),
+    lockout_after: actuator ? optionalText(actuator.lockout_after) : '20',
+    controller_timeout: optionalText(actuator?.controller_timeout),
+  };
+}
+
+/** A sensor's trust settings (docs/api.md §14), each empty for the service's default. */
+const TRUST_FIELDS = [
+  { name: 'valid_min', label: 'Valid from', hint: "Readings below are invalid; empty: the type's default" },
+  { name: 'valid_max', label: 'Valid up to', hint: "Readings above are invalid; empty: the type's default" },
+  { name: 'stale_after', label: 'Stale after (s)', hint: 'Too old to dose on; empty: the service default' },
+  { name: 'stuck_after', label: 'Stuck after (s)', hint: 'Same value this long counts as stuck; empty: off' },
+] as const;
+type TrustName = (typeof TRUST_FIELDS)[number]['name'];
+
+const trustTexts = (sensor: Sensor | undefined): Record<TrustName, string> => ({
+  valid_min: optionalText(sensor?.valid_min),
+  valid_max: optionalText(sensor?.valid_max),
+  stale_after: optionalText(sensor?.stale_after),
+  stuck_after: optionalText(sensor?.stuck_after),
+});
+
 function ActuatorForm({ actuator, sensors, onSaved }: { actuator?: Actuator; sensors: Sensor[]; onSaved: () => Promise<void> }) {
   const { canModify } = useDashboard();
   const [name, setName] = useState(actuator?.actuator_name ?? '');
@@ -142,7 +220,10 @@ function ActuatorForm({ actuator, sensors, onSaved }: { actuator?: Actuator; sen
     condition_value: text(actuator?.condition_value),
     activation_period: text(actuator?.activation_period),
     activation_duration: text(actuator?.activation_duration),
+    min_response: text(actuator?.min_response ?? 0),
   });
+  const [limits, setLimits] = useState(() => actuatorLimitTexts(actuator));
+  const [interlocks, setInterlocks] = useState(() => interlockRows(actuator?.interlocks ?? []));
   const [enabled, setEnabled] = useState(actuator?.enabled ?? true);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const { errors, setErrors, status, busy, run } = useSave();
@@ -150,10 +231,15 @@ function ActuatorForm({ actuator, sensors, onSaved }: { actuator?: Actuator; sen
   const sensorOptions = sensors.map((s) => ({ value: s.sensor_id, label: sensorName(s) }));
   const setNumber = (key: keyof typeof numbers) => (value: string) => setNumbers({ ...numbers, [key]: value });
 
+  const setLimit = (key: keyof typeof limits) => (value: string) => setLimits({ ...limits, [key]: value });
+
   const save = async (event: Event) => {
     event.preventDefault();
     const parsed = parseNumbers(numbers);
-    if (Object.keys(parsed.errors).length > 0) return setErrors(parsed.errors as FieldErrors);
+    const optional = parseOptionalNumbers(limits);
+    const locks = parseInterlocks(interlocks);
+    const problems = { ...parsed.errors, ...optional.errors, ...(locks.error ? { interlocks: locks.error } : {}) };
+    if (Object.keys(problems).length > 0) return setErrors(problems as FieldErrors);
     const fields = {
       actuator_name: name.trim() === '' ? null : name.trim(),
       actuator_type: type,
@@ -161,6 +247,8 @@ function ActuatorForm({ actuator, sensors, onSaved }: { actuator?: Actuator; sen
       activation_condition: condition,
       enabled,
       ...parsed.values,
+      ...optional.values,
+      interlocks: locks.interlocks,
     };
     const saved = await run(
       () => (actuator ? api.updateActuators([{ actuator_id: actuator.actuator_id, ...fields }]) : api.createActuator(fields)),
@@ -168,7 +256,9 @@ function ActuatorForm({ actuator, sensors, onSaved }: { actuator?: Actuator; sen
     );
     if (saved && !actuator) {
       setName('');
-      setNumbers({ condition_value: '', activation_period: '', activation_duration: '' });
+      setNumbers({ condition_value: '', activation_period: '', activation_duration: '', min_response: '0' });
+      setLimits(actuatorLimitTexts(undefined));
+      setInterlocks([]);
     }
     if (saved) await onSaved();
   };
@@ -196,13 +286,87 @@ function ActuatorForm({ actuator, sensors, onSaved }: { actuator?: Actuator; sen
       <h3>{title}</h3>
       <div class="grid">
         <TextField label="Name" name="actuator_name" errors={errors} value={name} onValue={setName} disabled={disabled} hint="Optional" />
-        <SelectField label="Type" name="actuator_type" errors={errors} value={type} options={ACTUATOR_TYPES} onValue={setType} disabled={disabled} />
-        <SelectField label="Sensor" name="sensor_id" errors={errors} value={sensorId} options={sensorOptions} onValue={setSensorId} disabled={disabled} />
-        <SelectField label="Run when" name="activation_condition" errors={errors} value={condition} options={CONDITIONS} onValue={setCondition} disabled={disabled} />
-        <NumberField label="Condition value" name="condition_value" errors={errors} value={numbers.condition_value} onValue={setNumber('condition_value')} disabled={disabled} />
-        <NumberField label="Period (s)" name="activation_period" errors={errors} value={numbers.activation_period} onValue={setNumber('activation_period')} disabled={disabled} hint="Wait between runs" />
-        <NumberField label="Duration (s)" name="activation_duration" errors={errors} value={numbers.activation_duration} onValue={setNumber('activation_duration')} disabled={disabled} hint="How long a run lasts" />
+        <SelectField
+          label="Type"
+          name="actuator_type"
+          errors={errors}
+          value={type}
+          options={ACTUATOR_TYPES}
+          onValue={setType}
+          disabled={disabled}
+        />
+        <SelectField
+          label="Sensor"
+          name="sensor_id"
+          errors={errors}
+          value={sensorId}
+          options={sensorOptions}
+          onValue={setSensorId}
+          disabled={disabled}
+        />
+        <SelectField
+          label="Run when"
+          name="activation_condition"
+          errors={errors}
+          value={condition}
+          options={CONDITIONS}
+          onValue={setCondition}
+          disabled={disabled}
+        />
+        <NumberField
+          label="Condition value"
+          name="condition_value"
+          errors={errors}
+          value={numbers.condition_value}
+          onValue={setNumber('condition_value')}
+          disabled={disabled}
+        />
+        <NumberField
+          label="Period (s)"
+          name="activation_period"
+          errors={errors}
+          value={numbers.activation_period}
+          onValue={setNumber('activation_period')}
+          disabled={disabled}
+          hint="Wait between runs"
+        />
+        <NumberField
+          label="Duration (s)"
+          name="activation_duration"
+          errors={errors}
+          value={numbers.activation_duration}
+          onValue={setNumber('activation_duration')}
+          disabled={disabled}
+          hint="How long a run lasts"
+        />
       </div>
+      <fieldset class="safety" data-field="safety">
+        <legend>Dosing safety</legend>
+        <div class="grid">
+          {LIMIT_FIELDS.map((field) => (
+            <NumberField
+              key={field.name}
+              label={field.label}
+              name={field.name}
+              errors={errors}
+              value={limits[field.name]}
+              onValue={setLimit(field.name)}
+              disabled={disabled}
+              hint={field.hint}
+            />
+          ))}
+          <NumberField
+            label="Minimum response"
+            name="min_response"
+            errors={errors}
+            value={numbers.min_response}
+            onValue={setNumber('min_response')}
+            disabled={disabled}
+            hint="How far a dose must move the reading to count as answered (sensor unit)"
+          />
+        </div>
+      </fieldset>
+      <InterlockPicker rows={interlocks} sensors={sensors} errors={errors} disabled={disabled} onRows={setInterlocks} />
       <CheckField label="Enabled" name="enabled" checked={enabled} onValue={setEnabled} disabled={disabled} />
       <FormError errors={errors} names={['_form']} />
       <FormActions submit={actuator ? 'Save' : 'Add actuator'} disabled={disabled} status={status}>
@@ -233,15 +397,38 @@ function ActuatorForm({ actuator, sensors, onSaved }: { actuator?: Actuator; sen
 }
 
 const THRESHOLDS = ['threshold_critically_low', 'threshold_low', 'threshold_high', 'threshold_critically_high'] as const;
-const THRESHOLD_LABELS = { threshold_critically_low: 'Critically low', threshold_low: 'Low', threshold_high: 'High', threshold_critically_high: 'Critically high' };
+const thresholdTexts = (source: Partial<Thresholds>) =>
+  Object.fromEntries(THRESHOLDS.map((key) => [key, text(source[key])])) as Record<(typeof THRESHOLDS)[number], string>;
+const CROPS = EC_BY_CROP.map((c) => ({ value: c.id as CropId, label: c.label }));
+
+const THRESHOLD_LABELS = {
+  threshold_critically_low: 'Critically low',
+  threshold_low: 'Low',
+  threshold_high: 'High',
+  threshold_critically_high: 'Critically high',
+};
 
 function SensorForm({ sensor, onSaved }: { sensor?: Sensor; onSaved: () => Promise<void> }) {
   const { canModify, prototype } = useDashboard();
-  const [type, setType] = useState<SensorType>(sensor?.sensor_type ?? 'temperature');
-  const [unit, setUnit] = useState(sensor?.sensor_unit ?? '');
-  const [thresholds, setThresholds] = useState(() =>
-    Object.fromEntries(THRESHOLDS.map((key) => [key, text(sensor?.[key])])) as Record<(typeof THRESHOLDS)[number], string>,
-  );
+  const [type, setType] = useState<SensorType>(sensor?.sensor_type ?? 'ph');
+  const [crop, setCrop] = useState<CropId>('leafy');
+  const [unit, setUnit] = useState(sensor?.sensor_unit ?? presetFor(type).unit);
+  const [thresholds, setThresholds] = useState(() => thresholdTexts(sensor ?? presetFor(type).thresholds));
+  const [trust, setTrust] = useState(() => trustTexts(sensor));
+  const suggested = presetFor(type, crop);
+  const applyPreset = (preset: SensorPreset) => {
+    setUnit(preset.unit);
+    setThresholds(thresholdTexts(preset.thresholds));
+  };
+  // A new sensor takes its type's unit and thresholds at once: the grower accepts or edits them.
+  const chooseType = (next: SensorType) => {
+    setType(next);
+    if (!sensor) applyPreset(presetFor(next, crop));
+  };
+  const chooseCrop = (next: CropId) => {
+    setCrop(next);
+    if (!sensor) applyPreset(presetFor(type, next));
+  };
   const { errors, setErrors, status, busy, run } = useSave();
   const disabled = !canModify || busy;
   /** The delete being confirmed: first the sensor alone, then, when the service refuses, what is below it. */
@@ -250,8 +437,10 @@ function SensorForm({ sensor, onSaved }: { sensor?: Sensor; onSaved: () => Promi
   const save = async (event: Event) => {
     event.preventDefault();
     const parsed = parseNumbers(thresholds);
-    if (Object.keys(parsed.errors).length > 0) return setErrors(parsed.errors as FieldErrors);
-    const fields = { sensor_type: type, sensor_unit: unit, ...parsed.values };
+    const optional = parseOptionalNumbers(trust);
+    const problems = { ...parsed.errors, ...optional.errors };
+    if (Object.keys(problems).length > 0) return setErrors(problems as FieldErrors);
+    const fields = { sensor_type: type, sensor_unit: unit, ...parsed.values, ...optional.values };
     const saved = await run(
       () =>
         sensor
@@ -260,8 +449,8 @@ function SensorForm({ sensor, onSaved }: { sensor?: Sensor; onSaved: () => Promi
       sensor ? 'Saved.' : 'Added.',
     );
     if (saved && !sensor) {
-      setUnit('');
-      setThresholds({ threshold_critically_low: '', threshold_low: '', threshold_high: '', threshold_critically_high: '' });
+      applyPreset(presetFor(type, crop));
+      setTrust(trustTexts(undefined));
     }
     if (saved) await onSaved();
   };
@@ -283,7 +472,7 @@ function SensorForm({ sensor, onSaved }: { sensor?: Sensor; onSaved: () => Promi
     // Measurements or actuators are below it: say how many, and offer to delete them with it.
     if (refused) {
       setErrors({});
-      setDeleting({ dependents: dependentsOf((refused as ApiError).message) });
+      setDeleting({ dependents: dependentsOf(refused as ApiError) });
     } else setErrors((current) => ({ _form: `Could not delete: ${current._form ?? 'the service refused'}` }));
   };
 
@@ -292,8 +481,27 @@ function SensorForm({ sensor, onSaved }: { sensor?: Sensor; onSaved: () => Promi
     <form class="card form" onSubmit={save} aria-label={title} data-sensor-form={sensor?.sensor_id ?? 'new'}>
       <h3>{title}</h3>
       <div class="grid">
-        <SelectField label="Type" name="sensor_type" errors={errors} value={type} options={SENSOR_TYPES} onValue={setType} disabled={disabled} />
-        <TextField label="Unit" name="sensor_unit" errors={errors} value={unit} onValue={setUnit} disabled={disabled} hint="pH, mS/cm, Celsius…" />
+        <SelectField
+          label="Type"
+          name="sensor_type"
+          errors={errors}
+          value={type}
+          options={SENSOR_TYPES}
+          onValue={chooseType}
+          disabled={disabled}
+        />
+        {type === 'ec' && (
+          <SelectField label="Crop" name="crop" errors={errors} value={crop} options={CROPS} onValue={chooseCrop} disabled={disabled} />
+        )}
+        <TextField
+          label="Unit"
+          name="sensor_unit"
+          errors={errors}
+          value={unit}
+          onValue={setUnit}
+          disabled={disabled}
+          hint="pH, mS/cm, Celsius…"
+        />
       </div>
       <fieldset class={`thresholds${errors.thresholds ? ' has-error' : ''}`} data-field="thresholds">
         <legend>Thresholds</legend>
@@ -311,6 +519,31 @@ function SensorForm({ sensor, onSaved }: { sensor?: Sensor; onSaved: () => Promi
           ))}
         </div>
         <FormError errors={errors} names={['thresholds']} />
+        <p class="suggestion muted">
+          Suggested for {SENSOR_TYPE_LABELS[type]}: {describeThresholds(suggested.thresholds, suggested.unit)} ({suggested.note}).{' '}
+          {sensor && (
+            <button type="button" class="ghost" disabled={disabled} onClick={() => applyPreset(suggested)}>
+              Use the suggested values
+            </button>
+          )}
+        </p>
+      </fieldset>
+      <fieldset class="trust" data-field="trust">
+        <legend>Trusting readings</legend>
+        <div class="grid four">
+          {TRUST_FIELDS.map((field) => (
+            <NumberField
+              key={field.name}
+              label={field.label}
+              name={field.name}
+              errors={errors}
+              value={trust[field.name]}
+              onValue={(value) => setTrust({ ...trust, [field.name]: value })}
+              disabled={disabled}
+              hint={field.hint}
+            />
+          ))}
+        </div>
       </fieldset>
       <FormError errors={errors} names={['_form']} />
       <FormActions submit={sensor ? 'Save' : 'Add sensor'} disabled={disabled} status={status}>
@@ -341,4 +574,3 @@ function SensorForm({ sensor, onSaved }: { sensor?: Sensor; onSaved: () => Promi
     </form>
   );
 }
-

@@ -10,7 +10,7 @@ import { parseNumbers } from '../domain/numbers';
 import { DURATION_UNITS, type DurationUnit, progressOf, statusPollMs, toSeconds } from '../domain/timelapse';
 
 /**
- * Timelapses of the camera (API.md §7.1): start one, follow it, stop it, download and delete the
+ * Timelapses of the camera (docs/api.md §7.1): start one, follow it, stop it, download and delete the
  * videos. The service streams no timelapse events, so while one runs (or its video is being
  * made) this page reads its status again at the pace its frames are taken.
  */
@@ -47,7 +47,11 @@ export function Timelapses() {
           Could not read the timelapses: {failure}
         </p>
       )}
-      {state?.running && state.metadata ? <Running timelapse={state.metadata} onChange={reload} /> : state && <StartForm onStarted={reload} />}
+      {state?.running && state.metadata ? (
+        <Running timelapse={state.metadata} onChange={reload} />
+      ) : (
+        state && <StartForm onStarted={reload} />
+      )}
       {list && <Past list={list} runningId={state?.running ? state.metadata?.id : undefined} onChange={reload} />}
     </section>
   );
@@ -89,11 +93,48 @@ function StartForm({ onStarted }: { onStarted: () => Promise<void> }) {
       <h3 id="timelapse-start-heading">Start a timelapse</h3>
       <div class="grid">
         <TextField label="Name" name="name" errors={errors} value={name} onValue={setName} disabled={disabled} hint="Optional" />
-        <NumberField label="A frame every" name="frequency" errors={errors} value={numbers.frequency} onValue={(frequency) => setNumbers({ ...numbers, frequency })} disabled={disabled} />
-        <SelectField label="Unit of the interval" name="frequency_unit" errors={errors} value={units.frequency} options={unitOptions} onValue={(frequency) => setUnits({ ...units, frequency })} disabled={disabled} />
-        <NumberField label="For" name="duration" errors={errors} value={numbers.duration} onValue={(duration) => setNumbers({ ...numbers, duration })} disabled={disabled} />
-        <SelectField label="Unit of the duration" name="duration_unit" errors={errors} value={units.duration} options={unitOptions} onValue={(duration) => setUnits({ ...units, duration })} disabled={disabled} />
-        <NumberField label="Video frame rate (per second)" name="framerate" errors={errors} value={numbers.framerate} onValue={(framerate) => setNumbers({ ...numbers, framerate })} disabled={disabled} />
+        <NumberField
+          label="A frame every"
+          name="frequency"
+          errors={errors}
+          value={numbers.frequency}
+          onValue={(frequency) => setNumbers({ ...numbers, frequency })}
+          disabled={disabled}
+        />
+        <SelectField
+          label="Unit of the interval"
+          name="frequency_unit"
+          errors={errors}
+          value={units.frequency}
+          options={unitOptions}
+          onValue={(frequency) => setUnits({ ...units, frequency })}
+          disabled={disabled}
+        />
+        <NumberField
+          label="For"
+          name="duration"
+          errors={errors}
+          value={numbers.duration}
+          onValue={(duration) => setNumbers({ ...numbers, duration })}
+          disabled={disabled}
+        />
+        <SelectField
+          label="Unit of the duration"
+          name="duration_unit"
+          errors={errors}
+          value={units.duration}
+          options={unitOptions}
+          onValue={(duration) => setUnits({ ...units, duration })}
+          disabled={disabled}
+        />
+        <NumberField
+          label="Video frame rate (per second)"
+          name="framerate"
+          errors={errors}
+          value={numbers.framerate}
+          onValue={(framerate) => setNumbers({ ...numbers, framerate })}
+          disabled={disabled}
+        />
       </div>
       <FormError errors={errors} names={['_form']} />
       <FormActions submit={busy ? 'Starting…' : 'Start timelapse'} disabled={disabled} status="" />
@@ -203,12 +244,24 @@ function PastItem({ timelapse, onChange }: { timelapse: Timelapse; onChange: () 
         <button type="button" disabled={!timelapse.ready || busy} onClick={download} aria-label={`Download the video of ${timelapse.name}`}>
           Download
         </button>
-        <button type="button" class="ghost danger-text" disabled={!canModify || busy} onClick={() => setAsking(true)} aria-label={`Delete ${timelapse.name}`}>
+        <button
+          type="button"
+          class="ghost danger-text"
+          disabled={!canModify || busy}
+          onClick={() => setAsking(true)}
+          aria-label={`Delete ${timelapse.name}`}
+        >
           Delete
         </button>
         <ActionProblem problem={problem} />
       </div>
-      <ConfirmDialog open={asking} title={`Delete ${timelapse.name}?`} confirmLabel="Delete" onConfirm={remove} onCancel={() => setAsking(false)}>
+      <ConfirmDialog
+        open={asking}
+        title={`Delete ${timelapse.name}?`}
+        confirmLabel="Delete"
+        onConfirm={remove}
+        onCancel={() => setAsking(false)}
+      >
         <p>Its frames and its video are removed from the service. This cannot be undone.</p>
       </ConfirmDialog>
     </li>

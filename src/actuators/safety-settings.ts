@@ -1,0 +1,45 @@
+import type { ActuatorBase, InterlockInput } from '../domain/actuator.js';
+import type { ValidationIssue } from '../core/errors.js';
+import type { StoredInterlock } from '../store/index.js';
+import { DEFAULT_LOCKOUT_AFTER } from '../safety/index.js';
+
+type SafetySettings = Pick<
+  Required<ActuatorBase>,
+  'max_doses_per_hour' | 'max_seconds_per_day' | 'min_response' | 'response_delay' | 'lockout_after' | 'controller_timeout'
+>;
+
+/** The dosing safety settings of a new actuator, with the contract's defaults for those left out (API.md §14). */
+export function safetyDefaults(actuator: ActuatorBase): SafetySettings {
+  return {
+    max_doses_per_hour: actuator.max_doses_per_hour ?? null,
+    max_seconds_per_day: actuator.max_seconds_per_day ?? null,
+    min_response: actuator.min_response ?? 0,
+    response_delay: actuator.response_delay ?? null,
+    // Left out: the default; null: the client turned lockout off.
+    lockout_after: actuator.lockout_after === undefined ? DEFAULT_LOCKOUT_AFTER : actuator.lockout_after,
+    controller_timeout: actuator.controller_timeout ?? null,
+  };
+}
+
+/** Interlocks as sent (a bound left out is null), as stored. */
+export function normalInterlocks(interlocks: readonly InterlockInput[]): StoredInterlock[] {
+  return interlocks.map((i) => ({ sensor_id: i.sensor_id, block_below: i.block_below ?? null, block_above: i.block_above ?? null }));
+}
+
+/**
+ * What the schema cannot say about interlocks: each has at least one bound, and its bounds are
+ * not crossed (`block_below` > `block_above` would block every reading). `loc` is where the
+ * interlocks list is in the request.
+ */
+export function interlockIssues(interlocks: readonly StoredInterlock[], loc: (string | number)[]): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  interlocks.forEach((interlock, index) => {
+    const at = [...loc, index];
+    if (interlock.block_below === null && interlock.block_above === null) {
+      issues.push({ loc: at, msg: 'An interlock needs block_below, block_above or both', type: 'interlock_no_bound' });
+    } else if (interlock.block_below !== null && interlock.block_above !== null && interlock.block_below > interlock.block_above) {
+      issues.push({ loc: at, msg: 'An interlock needs block_below ≤ block_above', type: 'interlock_bounds_crossed' });
+    }
+  });
+  return issues;
+}

@@ -1,0 +1,207 @@
+import { type ActivationListQuery, ActuatorBase, type ActuatorPatch } from '../domain/actuator.js';
+import type { Repositories, StoredActivation } from '../store/index.js';
+import { patchAll } from '../core/bulk-patch.js';
+import type { ActuatorWithInterlocks } from '../core/actuator-view.js';
+import type { ServiceDeps } from '../core/service-deps.js';
+import { Conflict, InvalidInput, NotFound } from '../core/errors.js';
+import { windowOf } from '../core/window.js';
+import { interlockIssues, normalInterlocks, safetyDefaults } from './safety-settings.js';
+import { decide, type Decision } from '../safety/index.js';
+import type { MaybePromise } from '../store/index.js';
+import type { DecisionInputs } from './decision-inputs.js';
+import type { ControllerContact } from './controller-contact.js';
+
+/** What the decision reads (kept in memory) and where controller contacts are noted. */
+export interface ActuatorSafetyDeps {
+  inputs: Pick<DecisionInputs, 'input'>;
+  contact: Pick<ControllerContact, 'heardFrom' | 'withLastPolled'>;
+}
+
+const isPromise = <T>(value: MaybePromise<T>): value is Promise<T> => typeof (value as Promise<T>)?.then === 'function';
+
+/** Every setting a patch may change; last_activated is the controller's own (`markActivated`). */
+const PATCHABLE = Object.keys(ActuatorBase.properties) as (keyof ActuatorBase)[];
+
+const actuatorNotFound = (id: number) => `Actuator ${id} not found`;
+const sensorNotFound = (id: number) => `Sensor ${id} not found`;
+
+/** Throws 422 when an interlock breaks a rule the schema cannot express. */
+function checkInterlocks(interlocks: ActuatorWithInterlocks['interlocks'], loc: (string | number)[]): void {
+  const issues = interlockIssues(interlocks, loc);
+  if (issues.length > 0) throw new InvalidInput(...issues);
+}
+
+/** Throws 404 for the first interlock sensor that does not exist. */
+async function checkInterlockSensors(tx: Repositories, interlocks: ActuatorWithInterlocks['interlocks']): Promise<void> {
+  const named = interlocks.map((i) => i.sensor_id);
+  const existing = await tx.sensors.existing(named);
+  const missing = named.find((id) => !existing.has(id));
+  if (missing !== undefined) throw new NotFound(sensorNotFound(missing));
+}
+
+/** The actuator with its interlocks, read inside the transaction. */
+async function withInterlocks(tx: Repositories, actuatorId: number): Promise<ActuatorWithInterlocks | undefined> {
+  const actuator = await tx.actuators.get(actuatorId);
+  return actuator && { ...actuator, interlocks: await tx.interlocks.of(actuatorId) };
+}
+
+export function actuatorService({ store, bus, now }: ServiceDeps, { inputs, contact }: ActuatorSafetyDeps) {
+  /** The one decision (safety/decide.ts) on the inputs kept in memory; at once when they are kept. */
+  function decisionOf(actuatorId: number): MaybePromise<Decision | undefined> {
+    const input = inputs.input(actuatorId);
+    return isPromise(input) ? input.then((i) => i && decide(i)) : input && decide(input);
+  }
+  const noted = (actuatorId: number, decision: Decision | undefined) => {
+    if (decision) contact.heardFrom(actuatorId);
+    return decision;
+  };
+  function polledState(actuatorId: number): MaybePromise<Decision | undefined> {
+    const decision = decisionOf(actuatorId);
+    return isPromise(decision) ? decision.then((d) => noted(actuatorId, d)) : noted(actuatorId, decision);
+  }
+  const view = <A extends ActuatorWithInterlocks>(a: A): A => contact.withLastPolled(a);
+
+  return {
+    /** Registers a pump on an existing sensor; last_activated starts at the creation time. */
+    async create(actuator: ActuatorBase): Promise<ActuatorWithInterlocks> {
+      const interlocks = normalInterlocks(actuator.interlocks ?? []);
+      checkInterlocks(interlocks, ['body', 'interlocks']);
+      const created = await store.transaction(async (tx) => {
+        if (!(await tx.sensors.get(actuator.sensor_id))) throw new NotFound(sensorNotFound(actuator.sensor_id));
+        await checkInterlockSensors(tx, interlocks);
+        const row = await tx.actuators.create({
+          actuator_type: actuator.actuator_type,
+          sensor_id: actuator.sensor_id,
+          condition_value: actuator.condition_value,
+          activation_condition: actuator.activation_condition,
+          activation_period: actuator.activation_period,
+          activation_duration: actuator.activation_duration,
+          ...safetyDefaults(actuator),
+          actuator_name: actuator.actuator_name ?? null,
+          enabled: actuator.enabled ?? true,
+          last_activated: now(),
+        });
+        await tx.interlocks.replace(row.actuator_id, interlocks);
+        return { ...row, interlocks };
+      });
+      bus.publish('actuator', { action: 'created', actuator: created });
+      return view(created);
+    },
+
+    /**
+     * Partial bulk update of the settings, all or nothing; the rules are checked on the merged
+     * result. Interlocks named in a patch replace the actuator's interlocks.
+     */
+    async patch(patches: readonly ActuatorPatch[]): Promise<ActuatorWithInterlocks[]> {
+      const updated = await store.transaction((tx) =>
+        patchAll<ActuatorWithInterlocks, ActuatorPatch>(patches, {
+          idOf: (patch) => patch.actuator_id,
+          fields: PATCHABLE,
+          rows: {
+            lock: tx.actuators.lock,
+            get: (id) => withInterlocks(tx, id),
+            async update(merged) {
+              const interlocks = normalInterlocks(merged.interlocks);
+              await checkInterlockSensors(tx, interlocks);
+              const row = await tx.actuators.update(merged);
+              await tx.interlocks.replace(row.actuator_id, interlocks);
+              return { ...row, interlocks };
+            },
+          },
+          notFound: actuatorNotFound,
+          check: (merged, index) => checkInterlocks(normalInterlocks(merged.interlocks), ['body', index, 'interlocks']),
+          parent: {
+            field: 'sensor_id',
+            exists: async (id) => (await tx.sensors.get(id)) !== undefined,
+            notFound: sensorNotFound,
+          },
+        }),
+      );
+      for (const actuator of updated) bus.publish('actuator', { action: 'updated', actuator });
+      return updated.map(view);
+    },
+
+    /**
+     * What a controller polls (API.md §3.3, §14): the decision now, with the read noted as the
+     * controller's contact (`last_polled`). At once, without a promise, when the inputs are kept
+     * in memory: the fast path in front of the routes answers with it. Undefined for an unknown actuator.
+     */
+    polledState,
+
+    /** `GET /actuators/{id}/state`: the decision now, noted as a poll; 404 for an unknown actuator. */
+    async state(actuatorId: number): Promise<Decision> {
+      const decision = await polledState(actuatorId);
+      if (!decision) throw new NotFound(actuatorNotFound(actuatorId));
+      return decision;
+    },
+
+    /** The decision now, not noted as a poll (what the service itself publishes). */
+    async decision(actuatorId: number): Promise<Decision | undefined> {
+      return decisionOf(actuatorId);
+    },
+
+    /**
+     * The controller's report that the pump ran (HTTP or MQTT): last_activated becomes now, and
+     * the dose is recorded in the same transaction with the actuator's activation_duration and
+     * its sensor's newest reading (API.md §14).
+     */
+    async markActivated(actuatorId: number): Promise<ActuatorWithInterlocks> {
+      const done = await store.transaction(async (tx) => {
+        const at = now();
+        const marked = await tx.actuators.markActivated(actuatorId, at);
+        if (!marked) return undefined;
+        const newest = await tx.measurements.last(marked.sensor_id);
+        const dose = await tx.activations.record({
+          actuator_id: actuatorId,
+          activated_at: at,
+          duration: marked.activation_duration,
+          value_before: newest?.value ?? null,
+        });
+        return { actuator: { ...marked, interlocks: await tx.interlocks.of(actuatorId) }, dose };
+      });
+      if (!done) throw new NotFound(actuatorNotFound(actuatorId));
+      // A run report is the controller's contact too.
+      contact.heardFrom(actuatorId);
+      bus.publish('actuator', { action: 'activated', actuator: done.actuator });
+      bus.publish('dose', { dose: done.dose });
+      return view(done.actuator);
+    },
+
+    /** The actuator's recorded doses, newest first (API.md §14). */
+    async activations(actuatorId: number, query: ActivationListQuery): Promise<StoredActivation[]> {
+      const window = windowOf({ start_time: query.start_time, end_time: query.end_time }, now());
+      if (!(await store.actuators.get(actuatorId))) throw new NotFound(actuatorNotFound(actuatorId));
+      return store.activations.list(actuatorId, window, query.limit ?? 100, query.before);
+    },
+
+    /**
+     * Ends a lockout (API.md §14): clears it and the count of unanswered doses. `unlockedBy` is
+     * who asked (null in open mode); it travels with the change, for the alerts to record.
+     */
+    async unlock(actuatorId: number, unlockedBy: string | null): Promise<ActuatorWithInterlocks> {
+      const actuator = await store.transaction(async (tx) => {
+        const unlocked = await tx.actuators.unlock(actuatorId);
+        if (unlocked === undefined) throw new NotFound(actuatorNotFound(actuatorId));
+        if (unlocked === 'not-locked') throw new Conflict(`Actuator ${actuatorId} is not locked out`);
+        return { ...unlocked, interlocks: await tx.interlocks.of(actuatorId) };
+      });
+      bus.publish('actuator', { action: 'updated', actuator, unlockedBy });
+      return view(actuator);
+    },
+
+    async remove(actuatorId: number): Promise<void> {
+      if (!(await store.remove.actuator(actuatorId))) throw new NotFound(actuatorNotFound(actuatorId));
+      bus.publish('actuator', { action: 'deleted', actuatorId });
+    },
+
+    /** The prototype's actuators (those whose sensor belongs to it), by actuator_id. */
+    async listByPrototype(prototypeId: number): Promise<ActuatorWithInterlocks[]> {
+      if (!(await store.prototypes.exists(prototypeId))) throw new NotFound(`Prototype ${prototypeId} not found`);
+      const actuators = await store.actuators.listByPrototype(prototypeId);
+      const interlocks = await store.interlocks.ofActuators(actuators.map((a) => a.actuator_id));
+      return actuators.map((a) => view({ ...a, interlocks: interlocks.get(a.actuator_id) ?? [] }));
+    },
+  };
+}
+
+export type ActuatorService = ReturnType<typeof actuatorService>;

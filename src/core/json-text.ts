@@ -1,0 +1,41 @@
+import type { Activation } from '../domain/activation.js';
+import type { Readable } from 'node:stream';
+import { isoOf } from '../domain/date-time.js';
+import type { StoredMeasurement } from '../store/index.js';
+
+/** A measurement as JSON text, the same as the response schema writes it (values are always finite). */
+export const measurementJson = (m: StoredMeasurement) =>
+  `{"measurement_id":${m.measurement_id},"sensor_id":${m.sensor_id},"value":${m.value},"timestamp":"${isoOf(m.timestamp)}"}`;
+
+/** An activation decision as JSON text, the same as the response schema writes it. */
+export const activationJson = (a: Activation) =>
+  `{"activate":${a.activate},"status":${JSON.stringify(a.status)},"reason":${JSON.stringify(a.reason)},"duration":${a.duration},"period":${a.period}}`;
+
+/**
+ * A JSON array of measurements, one chunk per page read, so a window of millions of rows never
+ * sits in memory whole (as objects, then as one JSON text longer than a string can be).
+ */
+export async function* jsonArray(pages: AsyncIterable<readonly StoredMeasurement[]>): AsyncGenerator<string> {
+  let separator = '[';
+  for await (const page of pages) {
+    let text = '';
+    for (const m of page) {
+      text += separator + measurementJson(m);
+      separator = ',';
+    }
+    yield text;
+  }
+  // An empty series still makes a whole array.
+  yield separator === '[' ? '[]' : ']';
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Sends a body that is already the JSON text of the route's response schema — a string, its UTF-8 bytes, or a
+ * stream of its text — with the JSON content type. The route's typing expects the objects the
+ * schema serializer would write; this is the one place that hands the reply their text instead.
+ */
+export function sendJsonText<R>(reply: { type(contentType: string): { send(payload: never): R } }, body: string | Buffer | Readable): R {
+  return reply.type(JSON_TYPE).send(body as never);
+}

@@ -1,0 +1,67 @@
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { Id, StringEnum } from './schema-common.js';
+
+export const SENSOR_TYPES = ['temperature', 'humidity', 'ec', 'ph', 'water_level', 'boolean_water_level', 'oxygen'] as const;
+export const SensorType = StringEnum(SENSOR_TYPES);
+export type SensorType = Static<typeof SensorType>;
+
+const sensorFields = {
+  sensor_type: SensorType,
+  prototype_id: Id('The prototype the sensor belongs to; it must exist.'),
+  sensor_unit: Type.String({ minLength: 1, maxLength: 32, examples: ['pH', 'mS/cm', 'Celsius'] }),
+  threshold_critically_low: Type.Number(),
+  threshold_low: Type.Number(),
+  threshold_high: Type.Number(),
+  threshold_critically_high: Type.Number(),
+};
+
+const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** The settings that decide whether a reading can be trusted (API.md §14); each null by default. */
+const trustFields = {
+  valid_min: nullable(
+    Type.Number({ description: "Readings below it are invalid (stored, but never make a pump run). Null: the type's default." }),
+  ),
+  valid_max: nullable(
+    Type.Number({ description: "Readings above it are invalid (stored, but never make a pump run). Null: the type's default." }),
+  ),
+  stale_after: nullable(
+    Type.Number({ minimum: 0, description: 'Seconds after which the newest reading is too old to act on. Null: STALE_AFTER.' }),
+  ),
+  stuck_after: nullable(
+    Type.Number({
+      minimum: 0,
+      description: 'Seconds the same exact value (at least 3 readings) may repeat before the sensor counts as stuck. Null: off.',
+    }),
+  ),
+};
+
+/** What a grower calls the sensor (API.md §5), shown where "pH #4" was; null: no name. */
+const nameFields = {
+  sensor_name: nullable(Type.String({ minLength: 1, maxLength: 100, description: 'A name to show instead of "pH #4"; null: none.' })),
+};
+
+export const SensorBase = Type.Object(
+  { ...sensorFields, ...Type.Partial(Type.Object({ ...nameFields, ...trustFields })).properties },
+  {
+    title: 'SensorBase',
+    description: 'Thresholds must satisfy critically_low ≤ low ≤ high ≤ critically_high; valid_min ≤ valid_max when both are set.',
+  },
+);
+export type SensorBase = Static<typeof SensorBase>;
+
+export const Sensor = Type.Object(
+  { ...sensorFields, ...nameFields, ...trustFields, sensor_id: Id('Assigned by the service.') },
+  { title: 'Sensor' },
+);
+export type Sensor = Static<typeof Sensor>;
+
+export const SensorPatch = Type.Object(
+  { sensor_id: Id(), ...Type.Partial(Type.Object({ ...sensorFields, ...nameFields, ...trustFields })).properties },
+  {
+    title: 'SensorPatch',
+    description:
+      'A sensor_id and any subset of the SensorBase fields; the others keep their value. The rules are checked on the merged result.',
+  },
+);
+export type SensorPatch = Static<typeof SensorPatch>;

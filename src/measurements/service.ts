@@ -1,0 +1,162 @@
+import { bucketCount, BucketLayout } from '../domain/buckets.js';
+import { exportLines } from './csv.js';
+import { parseDateTime } from '../domain/date-time.js';
+import { perSensorCount, randomSeries, seededRandom } from './random-series.js';
+import { bucketStart, DAY } from '../domain/bucket-sizes.js';
+import type { ExportQuery, MeasurementBase, RandomMeasurements, WindowQuery } from '../domain/measurement.js';
+import { isMissingReference, type NewMeasurement, type StoredMeasurement } from '../store/index.js';
+import { InvalidInput, NotFound, type ValidationIssue } from '../core/errors.js';
+import type { ServiceDeps } from '../core/service-deps.js';
+import type { HistoryService } from '../history/service.js';
+import { windowOf } from '../core/window.js';
+
+/** A device with a broken clock must not poison "last measurement". */
+const MAX_FUTURE_MS = 5 * 60 * 1000;
+
+/** A window's answer: short enough to hold whole, or pages to stream as they are read. */
+export type WindowRows = { rows: StoredMeasurement[] } | { pages: AsyncGenerator<StoredMeasurement[]> };
+
+function extent(values: Float64Array): { min: number; max: number } {
+  let min = Infinity;
+  let max = -Infinity;
+  for (const v of values) {
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  return { min, max };
+}
+
+/** The pages already read, then the rest; stopping early stops the reading too. */
+async function* resume(head: StoredMeasurement[][], rest: AsyncGenerator<StoredMeasurement[]>): AsyncGenerator<StoredMeasurement[]> {
+  try {
+    yield* head;
+    yield* rest;
+  } finally {
+    await rest.return(undefined);
+  }
+}
+
+export function measurementService({ store, bus, now, log }: ServiceDeps, history: HistoryService) {
+  return {
+    /**
+     * Records one measurement or a batch (`batch` says which the request was, for the places of
+     * its problems): all of them or none, answered once committed.
+     */
+    async record(items: readonly MeasurementBase[], batch: boolean): Promise<StoredMeasurement[]> {
+      const receivedAt = now();
+      const rows: NewMeasurement[] = [];
+      const issues: ValidationIssue[] = [];
+      for (const [index, item] of items.entries()) {
+        const timestamp = item.timestamp === undefined ? receivedAt : parseDateTime(item.timestamp);
+        if (timestamp > receivedAt + MAX_FUTURE_MS) {
+          issues.push({
+            loc: batch ? ['body', index, 'timestamp'] : ['body', 'timestamp'],
+            msg: 'timestamp is more than 5 minutes in the future',
+            type: 'value_error',
+          });
+        }
+        rows.push({ sensor_id: item.sensor_id, value: item.value, timestamp });
+      }
+      if (issues.length > 0) throw new InvalidInput(...issues);
+      const ids = rows.map((r) => r.sensor_id);
+      const known = await store.sensors.existing(ids);
+      const missing = ids.find((id) => !known.has(id));
+      if (missing !== undefined) throw new NotFound(`Sensor ${missing} not found`);
+      const stored = await store.ingest(rows).catch(async (error: unknown) => {
+        // A sensor deleted between the check above and the insert.
+        if (!isMissingReference(error)) throw error;
+        const stillKnown = await store.sensors.existing(ids);
+        throw new NotFound(`Sensor ${ids.find((id) => !stillKnown.has(id)) ?? ids[0]} not found`);
+      });
+      bus.publish('measurements', { rows: stored });
+      return stored;
+    },
+
+    /**
+     * A sensor's measurements in a window, ascending. With `max_points`, when the window holds
+     * more, each of max_points/2 equal spans of time keeps its lowest and highest measurement.
+     */
+    async window(sensorId: number, query: WindowQuery): Promise<WindowRows> {
+      const window = windowOf(query, now());
+      if (!(await store.sensors.get(sensorId))) throw new NotFound(`Sensor ${sensorId} not found`);
+      const { max_points } = query;
+      if (max_points !== undefined) {
+        const fromBuckets = await history.downsampled(sensorId, window, max_points);
+        if (fromBuckets) return { rows: fromBuckets };
+        const span = await store.measurements.windowSpan(sensorId, window);
+        if (span.count > max_points) {
+          const layout = new BucketLayout(span.first, span.last, bucketCount(max_points));
+          return { rows: await store.measurements.extremesPerBucket(sensorId, window, layout, span.count) };
+        }
+      }
+      const pages = store.measurements.walkWindow(sensorId, window);
+      const first = await pages.next();
+      if (first.done) return { rows: [] };
+      const second = await pages.next();
+      if (second.done) return { rows: first.value };
+      return { pages: resume([first.value, second.value], pages) };
+    },
+
+    /** The newest measurement of a sensor (by timestamp, ties: the highest id). */
+    async last(sensorId: number): Promise<StoredMeasurement> {
+      const last = await store.measurements.last(sensorId);
+      if (last) return last;
+      if (!(await store.sensors.get(sensorId))) throw new NotFound(`Sensor ${sensorId} not found`);
+      throw new NotFound(`Sensor ${sensorId} has no measurements`);
+    },
+
+    async remove(measurementId: number): Promise<void> {
+      const measurement = await store.remove.measurement(measurementId);
+      if (!measurement) throw new NotFound(`Measurement ${measurementId} not found`);
+      bus.publish('measurementDeleted', { measurement });
+    },
+
+    /** The CSV export of the sensors and window the query selects, as text chunks read page by page. */
+    async exportCsv({ sensor_id, prototype_id, start_time, end_time }: ExportQuery): Promise<AsyncGenerator<string>> {
+      const window = windowOf({ start_time, end_time }, now());
+      const sensors = await store.sensors.list({ sensorIds: sensor_id, prototypeId: prototype_id });
+      return exportLines(sensors, (id) => store.measurements.walkWindow(id, window));
+    },
+
+    /**
+     * Synthetic data shared equally among all sensors, in one transaction (replacing every
+     * measurement when asked).
+     */
+    async generate(options: RandomMeasurements): Promise<{ generated: number; deleted: number; sensors: number }> {
+      const ratios = options.yearly_measurements_ratio + options.dayly_measurements_ratio + options.hourly_measurements_ratio;
+      if (ratios > 1 + 1e-9) {
+        throw new InvalidInput({ loc: ['body'], msg: 'The three measurement ratios must add up to at most 1', type: 'value_error' });
+      }
+      const sensors = await store.sensors.list();
+      if (sensors.length === 0) {
+        throw new InvalidInput({ loc: ['body'], msg: 'There are no sensors to generate measurements for', type: 'value_error' });
+      }
+      const perSensor = perSensorCount(options.nb_measurements, sensors.length);
+      const at = now();
+      const random = seededRandom(Math.floor(Math.random() * 2 ** 32));
+      const deleted = await store.transaction(async (tx) => {
+        let removed = 0;
+        if (options.replace) {
+          removed = await tx.measurements.deleteAll();
+          await tx.history.removeAll();
+        }
+        for (const sensor of sensors) {
+          const series = randomSeries(sensor, perSensor, options, at, random);
+          await tx.measurements.insertSeries(sensor.sensor_id, series.timestamps, series.values);
+          // The series goes in without ids, so its days are summarized from the rows as stored.
+          const { min, max } = extent(series.timestamps);
+          await tx.history.rebuild(sensor.sensor_id, bucketStart(min, DAY), bucketStart(max, DAY) + DAY);
+        }
+        return removed;
+      });
+      const generated = perSensor * sensors.length;
+      bus.publish('generated', { sensorIds: sensors.map((s) => s.sensor_id), generated, deleted });
+      // Fresh planner statistics for the table that just changed size; the data is committed
+      // already, so a failure here is only worth a warning.
+      await store.measurements.analyze().catch((error: unknown) => log.warn({ err: error }, 'analyze after generation failed'));
+      return { generated, deleted, sensors: sensors.length };
+    },
+  };
+}
+
+export type MeasurementService = ReturnType<typeof measurementService>;

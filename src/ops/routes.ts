@@ -1,0 +1,58 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { LINK_STATES } from '../mqtt/sharing.js';
+import { PICTURE_HEALTH } from '../picture/health.js';
+import { opsDocs as docs } from './docs.js';
+import type { LinkState } from '../mqtt/sharing.js';
+import type { PictureService } from '../picture/service.js';
+import type { Store } from '../store/index.js';
+import type { BackupStatus } from '../backup/index.js';
+
+const PictureState = Type.Union(PICTURE_HEALTH.map((state) => Type.Literal(state)));
+const MqttState = Type.Optional(Type.Union(LINK_STATES.map((state) => Type.Literal(state))));
+
+/** What the operations routes are given: the store and the optional parts whose health they report. */
+export interface OpsRouteDeps {
+  store: Pick<Store, 'ping'>;
+  services: { pictures: Pick<PictureService, 'health'> };
+  /** The state of the link to the MQTT broker, when MQTT is on. */
+  mqttState?: () => LinkState;
+  /** The newest good backup, when backups are on (null: none yet). */
+  backupStatus?: () => BackupStatus | null;
+}
+
+const Backup = Type.Union(
+  [
+    Type.Object({
+      at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When the newest good backup was made.' }),
+      bytes: Type.Union([Type.Integer(), Type.Null()]),
+      ok: Type.Boolean({ description: 'False after a failed backup or while one is overdue (the backup alert is active).' }),
+    }),
+    Type.Null(),
+  ],
+  { description: 'The newest good backup; null when backups are off (BACKUP_DIR unset) or none was made yet.' },
+);
+
+const opsRoutes: FastifyPluginAsyncTypebox<OpsRouteDeps> = async (app, { store, services: { pictures }, mqttState, backupStatus }) => {
+  app.get('/healthz', {
+    config: { access: 'public' },
+    schema: {
+      ...docs.health,
+      response: {
+        200: Type.Object({ status: Type.Literal('ok'), picture: PictureState, mqtt: MqttState, backup: Backup }),
+        503: Type.Object({ status: Type.String(), detail: Type.String(), picture: PictureState, mqtt: MqttState, backup: Backup }),
+      },
+    },
+    handler: async (_request, reply) => {
+      const picture = pictures.health();
+      // The broker's link is shown but does not decide the status: HTTP serves without it.
+      const mqtt = mqttState?.();
+      // Shown, not deciding the status either: a failed backup is an alert, the service still serves.
+      const backup = backupStatus?.() ?? null;
+      if (await store.ping()) return { status: 'ok' as const, picture, mqtt, backup };
+      return reply.code(503).send({ status: 'unavailable', detail: 'Database unavailable', picture, mqtt, backup });
+    },
+  });
+};
+
+export default opsRoutes;

@@ -1,0 +1,27 @@
+/** Dosing safety (docs/api.md §14, §15): the pure rules and the one decision built from them. */
+export { decide } from './decide.js';
+export { nextDecisionChange } from './decision-change.js';
+export { controllerOfflineAt, isControllerOffline } from './controller.js';
+export type * from './inputs.js';
+export { REASONS, SAFETY_STATUS, type Decision, type Reason } from './reasons.js';
+export { DEFAULT_VALID_RANGES, describeRange, isValid, validRange, type ValidRange } from './validity.js';
+export { coversStuckRun, equalRun, isStuck, isStuckRun, stuckAt, STUCK_MIN_READINGS } from './stuck.js';
+export { isStale, receivedBeforeStart, staleAt } from './freshness.js';
+export { sensorProblem, type SensorProblem } from './sensor-health.js';
+export { firstInterlockBlock, interlockBlock } from './interlocks.js';
+export {
+  anyLimitFreesAt,
+  bindingLimits,
+  DAY_SECONDS,
+  dosesInLastHour,
+  HOUR_SECONDS,
+  isInWindow,
+  leavesWindowAt,
+  limitBinds,
+  limitFreesAt,
+  mlInLastDay,
+  secondsInLastDay,
+  type LimitKind,
+  type LimitSettings,
+} from './limits.js';
+export { correctiveDirection, DEFAULT_LOCKOUT_AFTER, judgeDose, nextUnansweredStreak, shouldLockOut } from './judging.js';

@@ -1,0 +1,86 @@
+/**
+ * Whether a dose did anything (docs/api.md §14). A dose is *answered* when the newest reading
+ * taken at least `response_delay` seconds after it (null = the activation period) has moved from
+ * `value_before` by strictly more than `min_response` in the direction the actuator corrects: down
+ * for `high`, up for `low`, toward `condition_value` for `low_or_high`. Until such a reading exists
+ * the dose is not judged (null). `always` actuators, doses without `value_before`, and a
+ * `low_or_high` dose taken exactly at `condition_value` (no corrective direction) are never judged.
+ * A reading that cannot be compared (NaN) judges the dose unanswered, which counts toward lockout.
+ *
+ * A run of unanswered doses locks the actuator out once it reaches `lockout_after` (default 20,
+ * null = off). The caller judges doses in the order they were taken and keeps the streak with
+ * `nextUnansweredStreak`.
+ */
+import type { ActivationCondition } from '../domain/actuator.js';
+import { hasElapsed } from './instants.js';
+
+export const DEFAULT_LOCKOUT_AFTER = 20;
+
+export interface DoseToJudge {
+  activated_at: number;
+  value_before: number | null;
+}
+
+export interface TimedValue {
+  value: number;
+  timestamp: number;
+}
+
+/** +1 when the dose should raise the reading, -1 when it should lower it, null when neither. */
+export function correctiveDirection(condition: ActivationCondition, valueBefore: number, conditionValue: number): 1 | -1 | null {
+  switch (condition) {
+    case 'high':
+      return -1;
+    case 'low':
+      return 1;
+    case 'low_or_high':
+      if (valueBefore > conditionValue) return -1;
+      if (valueBefore < conditionValue) return 1;
+      return null;
+    default:
+      return null;
+  }
+}
+
+/**
+ * true (answered), false (unanswered) or null (not judged). `readingsAfter` are the sensor's
+ * readings in any order; those taken less than the delay after the dose are ignored, and of the
+ * rest the newest decides (equal timestamps: the later in the list).
+ */
+export function judgeDose(
+  dose: DoseToJudge,
+  condition: ActivationCondition,
+  conditionValue: number,
+  minResponse: number | null,
+  readingsAfter: readonly TimedValue[],
+  responseDelay: number | null,
+  period: number,
+): boolean | null {
+  const before = dose.value_before;
+  if (before === null || before === undefined || Number.isNaN(before)) return null;
+  const direction = correctiveDirection(condition, before, conditionValue);
+  if (direction === null) return null;
+  const delay = responseDelay ?? period;
+  let judging: TimedValue | undefined;
+  for (const reading of readingsAfter) {
+    if (hasElapsed(dose.activated_at, reading.timestamp, delay) && (judging === undefined || reading.timestamp >= judging.timestamp)) {
+      judging = reading;
+    }
+  }
+  if (judging === undefined) return null;
+  const moved = direction === 1 ? judging.value - before : before - judging.value;
+  return moved > (minResponse ?? 0);
+}
+
+/** The count of unanswered doses in a row after judging one more: answered resets it, null leaves it. */
+export function nextUnansweredStreak(streak: number, answered: boolean | null): number {
+  if (answered === true) return 0;
+  if (answered === false) return streak + 1;
+  return streak;
+}
+
+/** Whether the streak locks the actuator out. null = lockout off; a NaN setting locks out (fail closed). */
+export function shouldLockOut(streak: number, lockoutAfter: number | null | undefined = DEFAULT_LOCKOUT_AFTER): boolean {
+  if (lockoutAfter === null) return false;
+  return !(streak < lockoutAfter);
+}

@@ -1,0 +1,76 @@
+import { thresholdsInOrder } from '../domain/thresholds.js';
+import { type Sensor, SensorBase, type SensorPatch } from '../domain/sensor.js';
+import { patchAll } from '../core/bulk-patch.js';
+import type { ServiceDeps } from '../core/service-deps.js';
+import { InvalidInput, NotFound } from '../core/errors.js';
+import { publishRemoved } from '../core/cascade.js';
+import { removalRefused } from '../core/removal-refused.js';
+
+const SENSOR_FIELDS = Object.keys(SensorBase.properties) as (keyof SensorBase)[];
+
+function thresholdsOutOfOrder(loc: (string | number)[]): InvalidInput {
+  return new InvalidInput({ loc, msg: 'Thresholds must satisfy critically_low ≤ low ≤ high ≤ critically_high', type: 'thresholds_order' });
+}
+
+/** valid_min > valid_max would make every reading invalid (API.md §14). */
+const validRangeCrossed = (s: Pick<SensorBase, 'valid_min' | 'valid_max'>) =>
+  s.valid_min !== undefined && s.valid_min !== null && s.valid_max !== undefined && s.valid_max !== null && s.valid_min > s.valid_max;
+
+function validRangeCrossedIssue(loc: (string | number)[]): InvalidInput {
+  return new InvalidInput({ loc: [...loc, 'valid_min'], msg: 'valid_min must be ≤ valid_max', type: 'valid_range_order' });
+}
+
+export function sensorService({ store, bus }: ServiceDeps) {
+  return {
+    /** Registers a sensor on an existing prototype. */
+    async create(sensor: SensorBase): Promise<Sensor> {
+      if (!thresholdsInOrder(sensor)) throw thresholdsOutOfOrder(['body']);
+      if (validRangeCrossed(sensor)) throw validRangeCrossedIssue(['body']);
+      // The check and the insert share a transaction, so a concurrent change cannot slip between them.
+      const created = await store.transaction(async (tx) => {
+        if (!(await tx.prototypes.exists(sensor.prototype_id))) throw new NotFound(`Prototype ${sensor.prototype_id} not found`);
+        return tx.sensors.create(sensor);
+      });
+      bus.publish('sensor', { action: 'created', sensor: created });
+      return created;
+    },
+
+    async listByPrototype(prototypeId: number): Promise<Sensor[]> {
+      if (!(await store.prototypes.exists(prototypeId))) throw new NotFound(`Prototype ${prototypeId} not found`);
+      return store.sensors.listByPrototype(prototypeId);
+    },
+
+    /**
+     * Deletes the sensor; while it has measurements or actuators, or actuators use it as an
+     * interlock, only with `cascade`, which deletes them with it (and disables the actuators
+     * whose interlock it was). Each actuator disabled or deleted is told of, then the sensor.
+     */
+    async remove(sensorId: number, cascade: boolean): Promise<void> {
+      const result = await store.remove.sensor(sensorId, cascade);
+      if (result.status === 'missing') throw new NotFound(`Sensor ${sensorId} not found`);
+      if (result.status === 'has-dependents') throw removalRefused(`Sensor ${sensorId}`, result.dependents);
+      publishRemoved(bus, result);
+    },
+
+    /** Partial bulk update, all or nothing; thresholds are checked on the merged result. */
+    async patch(patches: readonly SensorPatch[]): Promise<Sensor[]> {
+      const updated = await store.transaction((tx) =>
+        patchAll<Sensor, SensorPatch>(patches, {
+          idOf: (patch) => patch.sensor_id,
+          fields: SENSOR_FIELDS,
+          rows: tx.sensors,
+          notFound: (id) => `Sensor ${id} not found`,
+          check: (merged, index) => {
+            if (!thresholdsInOrder(merged)) throw thresholdsOutOfOrder(['body', index]);
+            if (validRangeCrossed(merged)) throw validRangeCrossedIssue(['body', index]);
+          },
+          parent: { field: 'prototype_id', exists: tx.prototypes.exists, notFound: (id) => `Prototype ${id} not found` },
+        }),
+      );
+      for (const sensor of updated) bus.publish('sensor', { action: 'updated', sensor });
+      return updated;
+    },
+  };
+}
+
+export type SensorService = ReturnType<typeof sensorService>;

@@ -1,0 +1,37 @@
+import type { Auth } from './auth/index.js';
+import type { Config } from './config/index.js';
+import { actuatorService } from './actuators/service.js';
+import { controllerContact } from './actuators/controller-contact.js';
+import { decisionInputs } from './actuators/decision-inputs.js';
+import type { Timers } from './core/timers.js';
+import type { ServiceDeps } from './core/service-deps.js';
+import { historyService } from './history/service.js';
+import { measurementService } from './measurements/service.js';
+import { pictureService } from './picture/service.js';
+import { prototypeService } from './prototypes/service.js';
+import { sensorService } from './sensors/service.js';
+import { userService } from './users/service.js';
+
+/** Every write path (and the reads that apply rules), between the routes and the store. */
+export function createServices(deps: ServiceDeps, config: Config, auth: Auth, timers: Timers) {
+  const history = historyService(deps);
+  // Made first, so that they hear every reading committed since this process started (`restarted`).
+  const decisionInputsKept = decisionInputs({ ...deps, staleAfterMs: config.staleAfterMs, processStartedAt: deps.now() });
+  const contact = controllerContact({ ...deps, timers });
+  return {
+    /** What the dosing decision reads, kept in memory; and when each controller was last heard from. */
+    safety: { inputs: decisionInputsKept, contact },
+    prototypes: prototypeService(deps),
+    sensors: sensorService(deps),
+    measurements: measurementService(deps, history),
+    history,
+    actuators: actuatorService(deps, { inputs: decisionInputsKept, contact }),
+    users: userService(deps, auth, config.authMode, {
+      sessionMaxDays: config.sessionMaxDays,
+      tokenTtlMs: config.tokenTtlMinutes * 60_000,
+    }),
+    pictures: pictureService(deps, { source: config.pictureSource, timeoutMs: config.pictureTimeoutMs, cacheMs: config.pictureCacheMs }),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

@@ -1,0 +1,104 @@
+/**
+ * One run of the tank against the service, on whatever clock the runner gives it: on each step
+ * the model catches up with the clock, posts its readings when one is due, and the controller
+ * polls when a poll is due. Live and fast runs differ only in the clock and the API under it.
+ */
+import { type Api, expectOk } from './api.js';
+import { pumpController } from './controller.js';
+import { readingsWithFaults, tankWithFaults } from './faults.js';
+import { emptyLog, type RunLog } from './run-log.js';
+import { PH_BAND, PUMP_FLOW_ML_PER_SECOND, type Scenario } from './scenarios.js';
+import type { DeviceIds } from './setup.js';
+import { addDose, advanceTank, DEFAULT_TANK, readTank, startTank, type Readings, type TankParams, type TankState } from './tank.js';
+
+/** A dead controller polls for this long first (the pH is below the pump's condition then). */
+export const CONTROLLER_DIES_AFTER_SECONDS = 600;
+
+export interface SessionOptions {
+  /** The API now (a restart swaps the app under it). */
+  api: () => Api;
+  ids: DeviceIds;
+  scenario: Scenario;
+  seed: number;
+  /** The run's clock, epoch ms; the session starts at its reading when made. */
+  now: () => number;
+  readingEverySeconds: number;
+  pollEverySeconds: number;
+  /** Tank seconds per clock second (a live run sped up); 1 by default. */
+  speed?: number;
+  tank?: TankParams;
+  /** Told of each reading, run and change of decision. */
+  note?: (line: string) => void;
+}
+
+export interface TankSession {
+  /** Catches the tank up with the clock; posts and polls what is due. */
+  step(): Promise<void>;
+  readonly log: RunLog;
+  readonly tank: TankState;
+}
+
+export function tankSession(options: SessionOptions): TankSession {
+  const { ids, scenario, now } = options;
+  const speed = options.speed ?? 1;
+  const params = tankWithFaults(options.tank ?? DEFAULT_TANK, scenario.faults);
+  const startMs = now();
+  const log = emptyLog(scenario.name, startMs, PH_BAND, PUMP_FLOW_ML_PER_SECOND);
+  let tank = startTank(params, options.seed);
+  let nextReadingAt = startMs;
+  let nextPollAt = startMs;
+  const controller = pumpController({
+    api: options.api,
+    actuatorId: ids.acid_pump,
+    now,
+    runPump: (seconds) => (tank = addDose(tank, params, 'acid', seconds)),
+    log,
+    diesAt: scenario.faults.includes('dead-controller') ? startMs + CONTROLLER_DIES_AFTER_SECONDS * 1000 : undefined,
+    note: options.note,
+  });
+
+  async function postReadings(at: number): Promise<void> {
+    const read = readTank(tank, params);
+    tank = read.state;
+    const probes = readingsWithFaults(read.readings, scenario.faults, tank.time);
+    const timestamp = new Date(at).toISOString();
+    const batch = (Object.keys(probes) as (keyof Readings)[]).map((type) => ({ sensor_id: ids[type], value: probes[type], timestamp }));
+    await expectOk('post the readings', options.api()('POST', '/measurements', batch));
+    log.samples.push({ at, truePh: tank.ph, probePh: probes.ph });
+    options.note?.(describeReadings(at - startMs, probes, tank.ph));
+  }
+
+  return {
+    log,
+    get tank() {
+      return tank;
+    },
+    async step() {
+      const at = now();
+      const tankTime = ((at - startMs) / 1000) * speed;
+      if (tankTime > tank.time) tank = advanceTank(tank, params, tankTime - tank.time);
+      if (at >= nextReadingAt) {
+        await postReadings(at);
+        while (nextReadingAt <= at) nextReadingAt += options.readingEverySeconds * 1000;
+      }
+      if (at >= nextPollAt) {
+        await controller.poll();
+        while (nextPollAt <= at) nextPollAt += options.pollEverySeconds * 1000;
+      }
+      log.endMs = at;
+    },
+  };
+}
+
+export function clockText(elapsedMs: number): string {
+  const seconds = Math.floor(elapsedMs / 1000);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${Math.floor(seconds / 3600)}:${pad(Math.floor(seconds / 60) % 60)}:${pad(seconds % 60)}`;
+}
+
+function describeReadings(elapsedMs: number, probes: Readings, truePh: number): string {
+  return (
+    `${clockText(elapsedMs)}  pH ${probes.ph.toFixed(2)} (true ${truePh.toFixed(2)})  EC ${probes.ec.toFixed(2)} mS/cm` +
+    `  ${probes.temperature.toFixed(1)} °C  water ${probes.water_level.toFixed(1)} %`
+  );
+}

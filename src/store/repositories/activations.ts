@@ -1,0 +1,101 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { TimeWindow } from '../../domain/time-window.js';
+import type { ActivationTable, Database, StoredActivation } from '../database.js';
+import type { Dialect } from '../dialect.js';
+
+const toActivation = (row: Selectable<ActivationTable>): StoredActivation => ({
+  ...row,
+  answered: row.answered === null ? null : Boolean(row.answered),
+});
+
+/** A dose to record: what was reported and what its sensor read then. */
+export type NewActivation = Omit<StoredActivation, 'activation_id' | 'answered'>;
+
+/** The doses of each actuator (API.md §14): one row per run the controller reported. */
+export function activationRepository(db: Kysely<Database>, dialect: Dialect) {
+  return {
+    async record(dose: NewActivation): Promise<StoredActivation> {
+      const row = await db
+        .insertInto('activations')
+        .values({
+          actuator_id: dose.actuator_id,
+          activated_at: dialect.time(dose.activated_at),
+          duration: dose.duration,
+          value_before: dose.value_before,
+          answered: null,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toActivation(row);
+    },
+
+    /**
+     * The actuator's doses in `window` ([start, end)), newest first (ties: the later recorded),
+     * at most `limit`, only those recorded before `before` (an activation_id) when given.
+     */
+    async list(actuatorId: number, window: TimeWindow, limit: number, before?: number): Promise<StoredActivation[]> {
+      let query = db.selectFrom('activations').selectAll().where('actuator_id', '=', actuatorId);
+      if (window.start !== undefined) query = query.where('activated_at', '>=', dialect.at(window.start));
+      if (window.end !== undefined) query = query.where('activated_at', window.endInclusive ? '<=' : '<', dialect.at(window.end));
+      if (before !== undefined) query = query.where('activation_id', '<', before);
+      const rows = await query.orderBy('activation_id', 'desc').limit(limit).execute();
+      return rows.map(toActivation);
+    },
+
+    /** The actuator's doses recorded at or after `from`, oldest first: what the rolling limits and the judging read. */
+    async since(actuatorId: number, from: number): Promise<StoredActivation[]> {
+      const rows = await db
+        .selectFrom('activations')
+        .selectAll()
+        .where('actuator_id', '=', actuatorId)
+        .where('activated_at', '>=', dialect.at(from))
+        .orderBy('activation_id')
+        .execute();
+      return rows.map(toActivation);
+    },
+
+    /** The actuator's doses not judged yet, oldest first. */
+    async unjudged(actuatorId: number): Promise<StoredActivation[]> {
+      const rows = await db
+        .selectFrom('activations')
+        .selectAll()
+        .where('actuator_id', '=', actuatorId)
+        .where('answered', 'is', null)
+        .orderBy('activation_id')
+        .execute();
+      return rows.map(toActivation);
+    },
+
+    /**
+     * The actuators that have doses not judged yet, each with its sensor, by actuator_id; `always`
+     * actuators left out (their doses are never judged).
+     */
+    async pendingActuators(): Promise<{ actuator_id: number; sensor_id: number }[]> {
+      return db
+        .selectFrom('actuators')
+        .select(['actuators.actuator_id', 'actuators.sensor_id'])
+        .where('actuators.activation_condition', '<>', 'always')
+        .where(({ exists, selectFrom }) =>
+          exists(
+            selectFrom('activations')
+              .select('activations.activation_id')
+              .whereRef('activations.actuator_id', '=', 'actuators.actuator_id')
+              .where('activations.answered', 'is', null),
+          ),
+        )
+        .orderBy('actuators.actuator_id')
+        .execute();
+    },
+
+    /** Records the judgement of a dose: answered (true) or not (false). */
+    async judge(activationId: number, answered: boolean): Promise<void> {
+      await db
+        .updateTable('activations')
+        .set({ answered: dialect.bool(answered) })
+        .where('activation_id', '=', activationId)
+        .execute();
+    },
+  };
+}
+
+export type ActivationRepository = ReturnType<typeof activationRepository>;

@@ -1,0 +1,65 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { spawnService } from '../helpers/process.js';
+import { scratchDatabase } from '../helpers/stores.js';
+
+const MODULE_LOG = ['--import', new URL('../helpers/module-log.mjs', import.meta.url).href];
+const OPTIONAL = ['pg', 'pg-cursor', 'mqtt', '@fastify/swagger-ui'];
+
+/** The packages among `names` a process has imported so far, by its module log. */
+function loaded(logFile: string, names: string[]): string[] {
+  const urls = existsSync(logFile) ? readFileSync(logFile, 'utf8') : '';
+  return names.filter((name) => urls.includes(`/node_modules/${name}/`));
+}
+
+// What a small board keeps in memory (API.md §16): the optional parts load only when used.
+describe('optional parts of the service', { timeout: 120_000 }, () => {
+  const root = mkdtempSync(join(tmpdir(), 'sensorhub-lazy-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('are not loaded by a SQLite service without MQTT; Swagger UI loads on the first request to /docs', async () => {
+    const log = join(root, 'sqlite.log');
+    const service = await spawnService(
+      { DATABASE_URL: `sqlite:${join(root, 'sensorhub.db')}`, SENSORHUB_MODULE_LOG: log, MQTT_URL: '' },
+      60_000,
+      MODULE_LOG,
+    );
+    try {
+      // The log sees what the service needs: the SQLite driver and the OpenAPI document.
+      expect(loaded(log, ['better-sqlite3', '@fastify/swagger'])).toEqual(['better-sqlite3', '@fastify/swagger']);
+      expect((await fetch(`${service.url}/openapi.json`)).status).toBe(200);
+      expect((await fetch(`${service.url}/healthz`)).status).toBe(200);
+      expect(loaded(log, OPTIONAL)).toEqual([]);
+
+      const docs = await fetch(`${service.url}/docs`);
+      expect(docs.status).toBe(200);
+      expect(await docs.text()).toContain('swagger');
+      expect(loaded(log, OPTIONAL)).toEqual(['@fastify/swagger-ui']);
+    } finally {
+      await service.stop();
+    }
+  });
+
+  it('load when configured: the MQTT client with MQTT_URL, the PostgreSQL driver for a postgres:// store', async () => {
+    const database = await scratchDatabase('postgres');
+    const log = join(root, 'postgres.log');
+    const service = await spawnService(
+      {
+        DATABASE_URL: database.url,
+        SENSORHUB_MODULE_LOG: log,
+        MQTT_URL: 'mqtt://127.0.0.1:1883',
+        MQTT_TOPIC_PREFIX: `lazy-${process.pid}`,
+      },
+      60_000,
+      MODULE_LOG,
+    );
+    try {
+      expect(loaded(log, OPTIONAL)).toEqual(['pg', 'pg-cursor', 'mqtt']);
+    } finally {
+      await service.stop();
+      await database.drop();
+    }
+  });
+});
