@@ -93,21 +93,23 @@ describe.concurrent.each(storeKinds())('timelapses (%s)', (kind) => {
       rmSync(dir, { recursive: true, force: true });
     });
 
+    // Long enough that a loaded machine still sees it running after its first frame.
+    const SECONDS = 6;
     let started: { running: boolean; metadata: Metadata; config: unknown };
     let servedBefore: number;
 
     it.sequential('starts: 200 with the status of the new timelapse', async () => {
       servedBefore = camera.served;
-      const res = await service.post('/timelapse/start', { frequency: 1, duration: 3, framerate: 4 });
+      const res = await service.post('/timelapse/start', { frequency: 1, duration: SECONDS, framerate: 4 });
       expect(res.status).toBe(200);
       started = res.body;
       const { metadata } = started;
       expect(started.running).toBe(true);
       expect(metadata.id).toMatch(/^[0-9a-f-]{36}$/);
       expect(metadata).toMatchObject({ name: `Timelapse ${metadata.id.slice(0, 8)}`, framerate: 4, ready: false });
-      expect(Date.parse(metadata.end_date) - Date.parse(metadata.start_date)).toBe(3000);
+      expect(Date.parse(metadata.end_date) - Date.parse(metadata.start_date)).toBe(SECONDS * 1000);
       expect(metadata.start_date).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-      expect(started.config).toEqual({ frequency: 1, duration: 3, framerate: 4, name: metadata.name });
+      expect(started.config).toEqual({ frequency: 1, duration: SECONDS, framerate: 4, name: metadata.name });
     });
 
     it.sequential('shows the newest frame while it runs, and the same status at /status and /frame-info', async () => {
@@ -133,12 +135,12 @@ describe.concurrent.each(storeKinds())('timelapses (%s)', (kind) => {
 
     it.sequential('ends with a frame per period and an H.264 MP4 whose frame count and rate ffprobe confirms', async () => {
       const done = await readyOne(service, started.metadata.id);
-      // Three periods, each with its frame; a machine stalled for a whole period (a loaded CI) may
-      // miss one, which then counts as failed (the scheduler's own tests pin the grid exactly).
-      expect(done.frames + done.failed_frames).toBe(3);
-      expect(done.frames).toBeGreaterThanOrEqual(2);
+      // A frame per period; a machine stalled for a whole period (a loaded CI) may miss one,
+      // which then counts as failed (the scheduler's own tests pin the grid exactly).
+      expect(done.frames + done.failed_frames).toBe(SECONDS);
+      expect(done.frames).toBeGreaterThanOrEqual(SECONDS - 2);
       expect(camera.served - servedBefore).toBe(done.frames);
-      expect(Date.parse(done.latest_frame_date!)).toBeGreaterThanOrEqual(Date.parse(done.start_date) + 2000);
+      expect(Date.parse(done.latest_frame_date!)).toBeGreaterThanOrEqual(Date.parse(done.start_date) + (SECONDS - 1) * 1000);
       expect(Date.parse(done.latest_frame_date!)).toBeLessThan(Date.parse(done.end_date));
 
       const res = await fetch(`${service.url}/timelapse/${done.id}/download`);
