@@ -4,7 +4,7 @@ import { eventually } from '../helpers/eventually.js';
 import { manualServiceTimers } from '../helpers/manual-timers.js';
 import { openStream } from '../helpers/sse.js';
 import { startService, type TestService } from '../helpers/service.js';
-import { storeKinds } from '../helpers/stores.js';
+import { scratchDatabase, storeKinds } from '../helpers/stores.js';
 import { tokenFor } from '../helpers/tokens.js';
 
 /** Volumes, the daily ml limit, dose totals, the bottle's stock and its refills (API.md §15), on both stores, over HTTP. */
@@ -404,6 +404,33 @@ describe.each(storeKinds())('volumes and stock (%s)', (kind) => {
         for (const stream of [mine, bySensor, elsewhere]) stream.close();
       }
     });
+  });
+});
+
+describe.each(storeKinds())('the stock_low alert across a restart (%s)', (kind) => {
+  it('is raised at start for a bottle that went low while no service was there to raise it', async () => {
+    const database = await scratchDatabase(kind);
+    try {
+      const first = await startService(kind, { database });
+      const id = (await first.post('/actuators', { ...pump, flow_ml_per_s: 1, stock_ml: 100, stock_low_ml: 10 })).body.actuator_id;
+      // Written straight to the store: as a stop between a dose's commit and its alert would leave it.
+      await first.store.actuators.setStock(id, 5);
+      await first.app.alertsSettled();
+      const lowAlerts = async (service: TestService) =>
+        ((await service.get('/alerts?state=all')).body as Record<string, unknown>[]).filter((a) => a.kind === 'stock_low');
+      expect(await lowAlerts(first)).toEqual([]);
+      await first.close();
+
+      const second = await startService(kind, { database });
+      try {
+        await second.app.alertsSettled();
+        expect(await lowAlerts(second)).toMatchObject([{ actuator_id: id, state: 'active', value: 5 }]);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await database.drop();
+    }
   });
 });
 
