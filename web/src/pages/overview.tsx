@@ -76,6 +76,7 @@ function withReportedDose(doses: ActuatorDoses | undefined, before: Actuator | u
     duration: after.activation_duration,
     value_before: null,
     answered: null,
+    volume_ml: null,
   };
   return { day: [dose, ...doses.day], newest: dose };
 }
