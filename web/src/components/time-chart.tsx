@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { ThresholdBand } from '../domain/bands';
+import { localDateTimeZoned } from '../domain/local-time';
 
 export interface ChartSeries {
   key: string;
@@ -95,7 +96,8 @@ export function TimeChart({ series, startMs, endMs, bands, onZoom, height = 360 
           : {}),
       },
       series: [
-        {},
+        // The legend's time under the cursor: local, with seconds and the zone.
+        { value: (_u: uPlot, seconds: number | null) => (seconds === null ? '--' : localDateTimeZoned(seconds * 1000)) },
         ...current.map((s, i) => ({
           label: `${s.label} (${s.unit})${s.lows ? ', mean' : ''}`,
           scale: `y-${s.key}`,

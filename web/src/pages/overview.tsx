@@ -13,6 +13,7 @@ import { pauseLeftMs } from '../domain/dosing';
 import { sensorName } from '../domain/labels';
 import { dropBefore, foldReading, rawColumns, type SeriesColumns } from '../domain/live-series';
 import { isStale, LEVEL_LABELS, type ReportedLevel, severityOf, valueLevel } from '../domain/levels';
+import { localDateTimeZoned } from '../domain/local-time';
 import { timeSince } from '../domain/time';
 import { displayFor, formatValue } from '../domain/units';
 import { type ActuatorChange, useLive } from '../live';
@@ -247,6 +248,7 @@ export function OverviewPage() {
               <AlertList
                 alerts={snapshot.alerts}
                 sensors={snapshot.sensors.map((view) => view.sensor)}
+                actuators={snapshot.actuators.map((view) => view.actuator)}
                 nowMs={nowMs}
                 onChange={acknowledged}
               />
@@ -351,7 +353,7 @@ function SensorCard({ view, day, nowMs }: { view: SensorView; day?: SeriesColumn
       )}
       <p class="meta">
         {last ? (
-          <time dateTime={last.timestamp} title={new Date(last.timestamp).toLocaleString()}>
+          <time dateTime={last.timestamp} title={localDateTimeZoned(last.timestamp)}>
             {stale ? 'Stale: last reading ' : 'Last reading '}
             {timeSince(last.timestamp, nowMs)}
           </time>
