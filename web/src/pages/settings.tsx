@@ -446,6 +446,7 @@ const THRESHOLD_LABELS = {
 function SensorForm({ sensor, onSaved }: { sensor?: Sensor; onSaved: () => Promise<void> }) {
   const { canModify, prototype } = useDashboard();
   const [type, setType] = useState<SensorType>(sensor?.sensor_type ?? 'ph');
+  const [name, setName] = useState(sensor?.sensor_name ?? '');
   const [crop, setCrop] = useState<CropId>('leafy');
   const [unit, setUnit] = useState(sensor?.sensor_unit ?? presetFor(type).unit);
   const [thresholds, setThresholds] = useState(() => thresholdTexts(sensor ?? presetFor(type).thresholds));
@@ -473,7 +474,13 @@ function SensorForm({ sensor, onSaved }: { sensor?: Sensor; onSaved: () => Promi
     const optional = parseOptionalNumbers(trust);
     const problems = { ...parsed.errors, ...optional.errors };
     if (Object.keys(problems).length > 0) return setErrors(problems as FieldErrors);
-    const fields = { sensor_type: type, sensor_unit: unit, ...parsed.values, ...optional.values };
+    const fields = {
+      sensor_type: type,
+      sensor_name: name.trim() === '' ? null : name.trim(),
+      sensor_unit: unit,
+      ...parsed.values,
+      ...optional.values,
+    };
     const saved = await run(
       () =>
         sensor
@@ -482,6 +489,7 @@ function SensorForm({ sensor, onSaved }: { sensor?: Sensor; onSaved: () => Promi
       sensor ? 'Saved.' : 'Added.',
     );
     if (saved && !sensor) {
+      setName('');
       applyPreset(presetFor(type, crop));
       setTrust(trustTexts(undefined));
     }
@@ -501,6 +509,15 @@ function SensorForm({ sensor, onSaved }: { sensor?: Sensor; onSaved: () => Promi
   return (
     <form class="form" onSubmit={save} aria-label={title} data-sensor-form={sensor?.sensor_id ?? 'new'}>
       <div class="grid">
+        <TextField
+          label="Name"
+          name="sensor_name"
+          errors={errors}
+          value={name}
+          onValue={setName}
+          disabled={disabled}
+          hint="Optional: “pH, bay 1”"
+        />
         <SelectField
           label="Type"
           name="sensor_type"
