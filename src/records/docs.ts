@@ -81,7 +81,8 @@ export const recordDocs = {
     'journalCsv',
     'The prototype’s journal as CSV (RFC 4180, CRLF line ends), newest first, streamed as it is read: columns type, at ' +
       '(ISO 8601 UTC), id, sensor_id, actuator_id, author, text, tags (joined by "; "), then each detail (duration, ' +
-      'value_before, answered, slope, offset, accepted, points, until); a field that does not apply is empty. Filters as ' +
+      'value_before, answered, slope, offset, accepted, points, until); a field that does not apply is empty. Text that ' +
+      "a spreadsheet would take for a formula (starting with =, +, -, @, a tab or a carriage return) gets a leading '. Filters as " +
       'GET /prototypes/{id}/journal; every entry unless limit is given. 404 when the prototype does not exist. Needs read ' +
       '(2) in AUTH_MODE=enforced.',
   ),

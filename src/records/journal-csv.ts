@@ -9,6 +9,13 @@ export function journalColumns(sources: readonly JournalSource[]): string[] {
   return [...COMMON_COLUMNS, ...new Set(sources.flatMap((s) => s.detailKeys))];
 }
 
+/**
+ * Free text a person wrote (a note, a tag, a name) as a spreadsheet will show it: one that starts
+ * like a formula (`=`, `+`, `-`, `@`, a tab or a carriage return) is prefixed with `'`, so opening
+ * the file never runs what someone typed into a note (CSV injection).
+ */
+export const spreadsheetText = (text: string): string => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
+
 /** A field as text: nothing for null, `true`/`false`, numbers as JSON writes them. */
 const fieldOf = (value: DetailValue | undefined): string | number =>
   value === null || value === undefined ? '' : typeof value === 'boolean' ? String(value) : value;
@@ -22,9 +29,9 @@ export function journalLine(record: JournalRecord, columns: readonly string[]): 
     record.id,
     fieldOf(record.sensor_id),
     fieldOf(record.actuator_id),
-    fieldOf(record.author),
-    fieldOf(record.text),
-    record.tags.join('; '),
+    record.author === null ? '' : spreadsheetText(record.author),
+    record.text === null ? '' : spreadsheetText(record.text),
+    record.tags.map(spreadsheetText).join('; '),
     ...detailColumns.map((key) => fieldOf(record.detail[key])),
   ]);
 }

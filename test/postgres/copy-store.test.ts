@@ -9,7 +9,16 @@ describe.runIf(process.env.TEST_DATABASE_URL)('copying a SQLite store into Postg
   let source: ScratchDatabase;
   let target: ScratchDatabase;
   let token: string;
-  let before: { sensors: unknown; export: string; actuators: unknown; history: unknown; doses: unknown; prototype: unknown };
+  let before: {
+    sensors: unknown;
+    export: string;
+    actuators: unknown;
+    history: unknown;
+    doses: unknown;
+    prototype: unknown;
+    calibrations: unknown;
+    journals: unknown[];
+  };
   beforeAll(async () => {
     source = await scratchDatabase('sqlite');
     target = await scratchDatabase('postgres');
@@ -27,6 +36,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('copying a SQLite store into Postg
       valid_max: 20,
       stale_after: 600,
       stuck_after: 3600,
+      calibration_interval: 30,
     });
     await service.patch('/actuators', [
       {
@@ -49,6 +59,9 @@ describe.runIf(process.env.TEST_DATABASE_URL)('copying a SQLite store into Postg
     await service.store.activations.judge(firstDose.activation_id, false);
     await service.store.actuators.lockOut(1, Date.now(), 'copied lockout');
     await service.post('/prototypes/4/pause', { for: 'PT12H' });
+    // A grower's records: a calibration (the sensor's calibrated_at and calibration_due with it) and a tagged note.
+    await service.post('/sensors/4/calibrations', { points: [{ reference: 8, reading: 8.2 }], note: 'air' });
+    await service.post('/prototypes/4/notes', { text: 'Air stone cleaned', tags: ['oxygen', 'maintenance'] });
     await service.post('/Measurement/Random', { nb_measurements: 12_000 });
     await service.request('PUT', '/picture', { raw: PNG, headers: { 'content-type': 'image/png' } });
     const created = await service.request('POST', '/users/new/', {
@@ -63,6 +76,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)('copying a SQLite store into Postg
       history: (await service.get('/measurements/1/aggregate?bucket=1d')).body,
       doses: (await service.get('/actuators/1/activations')).body,
       prototype: (await service.get('/prototypes/4')).body,
+      calibrations: (await service.get('/sensors/4/calibrations')).body,
+      journals: [(await service.get('/prototypes/0/journal')).body, (await service.get('/prototypes/4/journal')).body],
     };
     await service.close();
   });
@@ -85,6 +100,10 @@ describe.runIf(process.env.TEST_DATABASE_URL)('copying a SQLite store into Postg
       expect((await service.get('/actuators/0')).body).toEqual(before.actuators);
       expect((await service.get('/actuators/1/activations')).body).toEqual(before.doses);
       expect((await service.get('/prototypes/4')).body).toEqual(before.prototype);
+      expect((await service.get('/sensors/4/calibrations')).body).toEqual(before.calibrations);
+      expect([(await service.get('/prototypes/0/journal')).body, (await service.get('/prototypes/4/journal')).body]).toEqual(
+        before.journals,
+      );
       expect((await service.get('/measurements/export')).text).toBe(before.export);
       // The history buckets come along as they were (they may hold what retention took).
       expect((await service.get('/measurements/1/aggregate?bucket=1d')).body).toEqual(before.history);
@@ -101,6 +120,9 @@ describe.runIf(process.env.TEST_DATABASE_URL)('copying a SQLite store into Postg
       const doses = (await service.get('/actuators/1/activations')).body;
       expect(doses).toHaveLength(3);
       expect(doses[0].activation_id).toBeGreaterThan(doses[1].activation_id);
+      const note = await service.post('/prototypes/4/notes', { text: 'after the copy' });
+      expect(note.status).toBe(200);
+      expect(note.body.note_id).toBe(2);
     } finally {
       await service.close();
     }

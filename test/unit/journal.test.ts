@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordPage } from '../../src/domain/journal-page.js';
-import { journalColumns, journalCsv, journalLine } from '../../src/records/journal-csv.js';
+import { journalColumns, journalCsv, journalLine, spreadsheetText } from '../../src/records/journal-csv.js';
 import {
   JOURNAL_SOURCES,
   JOURNAL_TYPES,
@@ -172,6 +172,17 @@ describe('the journal as CSV', () => {
     expect(
       journalLine(record({ type: 'dose', id: 9, sensor_id: 2, actuator_id: 3, detail: { duration: 2.5, answered: false } }), columns),
     ).toBe('dose,2026-11-22T09:30:00.000Z,9,2,3,,,,2.5,false\r\n');
+  });
+
+  it('prefixes free text that a spreadsheet would take for a formula with a quote', () => {
+    const columns = ['type', 'at', 'id', 'sensor_id', 'actuator_id', 'author', 'text', 'tags'];
+    expect(journalLine(record({ text: '=HYPERLINK("http://x")', tags: ['+1', 'ok', '@home'], author: '-ana' }), columns)).toBe(
+      `note,2026-11-22T09:30:00.000Z,1,,,'-ana,"'=HYPERLINK(""http://x"")",'+1; ok; '@home\r\n`,
+    );
+    expect(spreadsheetText('-0.2 pH')).toBe("'-0.2 pH");
+    expect(spreadsheetText('\tx')).toBe("'\tx");
+    expect(spreadsheetText('\rx')).toBe("'\rx");
+    expect(spreadsheetText('pH -0.2')).toBe('pH -0.2');
   });
 
   it('streams the header, then each page as it is read', async () => {
