@@ -17,6 +17,7 @@ import { PrototypeIdParams } from '../domain/prototype.js';
 import { actuatorDocs as docs } from './docs.js';
 import type { StoredActivation } from '../store/index.js';
 import { actuatorView as toApi } from '../core/actuator-view.js';
+import { sendJsonText } from '../core/json-text.js';
 import type { ActuatorService } from './service.js';
 
 const activationJson = (a: StoredActivation): ActivationRecord => ({ ...a, activated_at: new Date(a.activated_at).toISOString() });
@@ -49,7 +50,8 @@ const actuatorRoutes: FastifyPluginAsyncTypebox<ActuatorRouteDeps> = async (app,
     handler: async (request, reply) => {
       // A decision is only good for the moment it is made: no cache or proxy may replay it.
       reply.header('cache-control', 'no-store');
-      return actuators.state(request.params.actuator_id);
+      // The decision's JSON text is kept with it: no serializing per poll.
+      return sendJsonText(reply, (await actuators.state(request.params.actuator_id)).json);
     },
   });
 

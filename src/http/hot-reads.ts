@@ -1,9 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Activation } from '../domain/activation.js';
 import { MAX_ID } from '../domain/schema-common.js';
 import type { MaybePromise, PolledReads } from '../store/index.js';
-import { activationJson, measurementJson } from '../core/json-text.js';
+import { measurementJson } from '../core/json-text.js';
 import type { RequestObserver } from './metrics.js';
 
 const LAST = /^\/measurements\/(\d{1,10})\/last\/?$/;
@@ -12,10 +11,10 @@ const STATE = /^\/actuators\/(\d{1,10})\/state\/?$/;
 export interface HotReadOptions {
   polled: Pick<PolledReads, 'lastMeasurement'>;
   /**
-   * The actuator's decision now, noted as the controller's poll (the same as the route's), or
-   * undefined for an unknown actuator; without a promise when its inputs are kept in memory.
+   * The actuator's decision now as JSON text, noted as the controller's poll (the same as the
+   * route's), or undefined for an unknown actuator; without a promise when its inputs are kept in memory.
    */
-  actuatorState: (actuatorId: number) => MaybePromise<Activation | undefined>;
+  actuatorState: (actuatorId: number) => MaybePromise<{ json: string } | undefined>;
   /** What the CORS plugin exposes, so these answers carry the same headers as the route's. */
   exposedHeaders: readonly string[];
   /** The headers the app's own hooks put on every response. */
@@ -65,7 +64,7 @@ export function hotReads(options: HotReadOptions): (req: IncomingMessage, res: S
 
   /** The body to answer with, or undefined when the route must answer (no such row). */
   const lastBody = (sensorId: number) => then(polled.lastMeasurement(sensorId), (m) => m && measurementJson(m));
-  const stateBody = (actuatorId: number) => then(actuatorState(actuatorId), (state) => state && activationJson(state));
+  const stateBody = (actuatorId: number) => then(actuatorState(actuatorId), (state) => state?.json);
 
   return function hotRead(req, res, next) {
     const url = req.url ?? '';
