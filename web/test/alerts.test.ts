@@ -49,6 +49,13 @@ describe('alertKindText', () => {
     expect(alertKindText({ kind: 'low', severity: 'warning' })).toBe('low');
     expect(alertKindText({ kind: 'stale', severity: 'warning' })).toBe('no recent reading');
   });
+
+  it("says the records' alerts (§15) in words", () => {
+    // Kinds the service adds with the records: typed loosely until its schema lists them.
+    const kind = (name: string) => name as Parameters<typeof alertKindText>[0]['kind'];
+    expect(alertKindText({ kind: kind('stock_low'), severity: 'warning' })).toBe('bottle running low: refill it');
+    expect(alertKindText({ kind: kind('calibration_due'), severity: 'warning' })).toBe('calibration due');
+  });
 });
 
 describe('nextBefore', () => {

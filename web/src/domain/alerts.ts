@@ -12,10 +12,18 @@ export function applyAlertChange(alerts: readonly Alert[], changed: Alert, keeps
   return at < 0 ? [...others, changed] : [...others.slice(0, at), changed, ...others.slice(at)];
 }
 
+/** The alerts of the grower's records (docs/api.md §15) in words. */
+const RECORD_KINDS: Record<string, string> = {
+  stock_low: 'bottle running low: refill it',
+  calibration_due: 'calibration due',
+};
+
 /** "critically high", "low", "stale": what the alert is about, in words. */
 export function alertKindText(alert: Pick<Alert, 'kind' | 'severity'>): string {
   if (alert.kind === 'stale') return 'no recent reading';
   if (alert.kind === 'backup') return 'no recent good backup';
+  const records = RECORD_KINDS[alert.kind as string];
+  if (records) return records;
   if (alert.kind !== 'low' && alert.kind !== 'high') return alert.kind.replace(/_/g, ' ');
   return alert.severity === 'critical' ? `critically ${alert.kind}` : alert.kind;
 }

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api } from '../api/endpoints';
 import type { Actuator, Measurement, Sensor } from '../api/types';
+import { useChartNotes } from '../components/chart-notes';
 import { type ChartSeries, TimeChart } from '../components/time-chart';
 import { useDashboard } from '../context';
 import { thresholdBands } from '../domain/bands';
@@ -120,6 +121,7 @@ export function ChartsPage() {
 
   // Live while the range ends now: readings are gathered and drawn once per frame, however fast they come.
   const liveSpan = 'preset' in choice ? (PRESET_RANGES.find((p) => p.id === choice.preset)?.ms ?? null) : null;
+  const notes = useChartNotes(prototype.prototype_id, readings?.loaded, liveSpan !== null);
   const flush = () => {
     frame.current = null;
     const incoming = pending.current;
@@ -264,6 +266,7 @@ export function ChartsPage() {
             endMs={readings.range.endMs}
             bands={bands}
             onZoom={(startMs, endMs) => setChoice({ custom: { startMs, endMs } })}
+            notes={notes}
           />
         ) : (
           <p class="loading">Loading…</p>
@@ -279,6 +282,7 @@ export function ChartsPage() {
             {doseCount > 0 && (
               <> Ticks along the bottom: {doseCount === 1 ? 'a dose' : `${doseCount} doses`} of the pumps these sensors decide.</>
             )}
+            {notes.length > 0 && <> Flags on top: the tank's notes (hover or tap one to read it).</>}
           </p>
         )}
       </div>

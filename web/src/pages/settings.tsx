@@ -7,6 +7,7 @@ import { SectionLinks, SettingsSection } from '../components/sections';
 import { TankSettings } from '../components/tank-settings';
 import { CheckField, FormActions, FormError, NumberField, SelectField, TextField } from '../components/fields';
 import { InterlockPicker } from '../components/interlock-picker';
+import { CalibrationIntervalField, useCalibrationInterval, useVolumeFields, VolumeFields } from '../components/record-fields';
 import { interlockRows, parseInterlocks } from '../domain/interlocks';
 import { useDashboard } from '../context';
 import { ACTUATOR_TYPE_LABELS, actuatorName, CONDITION_LABELS, SENSOR_TYPE_LABELS, sensorName } from '../domain/labels';
@@ -224,6 +225,7 @@ function ActuatorForm({ actuator, sensors, onSaved }: { actuator?: Actuator; sen
   });
   const [limits, setLimits] = useState(() => actuatorLimitTexts(actuator));
   const [interlocks, setInterlocks] = useState(() => interlockRows(actuator?.interlocks ?? []));
+  const volumes = useVolumeFields(actuator);
   const [enabled, setEnabled] = useState(actuator?.enabled ?? true);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const { errors, setErrors, status, busy, run } = useSave();
@@ -238,7 +240,8 @@ function ActuatorForm({ actuator, sensors, onSaved }: { actuator?: Actuator; sen
     const parsed = parseNumbers(numbers);
     const optional = parseOptionalNumbers(limits);
     const locks = parseInterlocks(interlocks);
-    const problems = { ...parsed.errors, ...optional.errors, ...(locks.error ? { interlocks: locks.error } : {}) };
+    const volume = volumes.changes();
+    const problems = { ...parsed.errors, ...optional.errors, ...volume.errors, ...(locks.error ? { interlocks: locks.error } : {}) };
     if (Object.keys(problems).length > 0) return setErrors(problems as FieldErrors);
     const fields = {
       actuator_name: name.trim() === '' ? null : name.trim(),
@@ -248,6 +251,7 @@ function ActuatorForm({ actuator, sensors, onSaved }: { actuator?: Actuator; sen
       enabled,
       ...parsed.values,
       ...optional.values,
+      ...volume.values,
       interlocks: locks.interlocks,
     };
     const saved = await run(
@@ -259,6 +263,7 @@ function ActuatorForm({ actuator, sensors, onSaved }: { actuator?: Actuator; sen
       setNumbers({ condition_value: '', activation_period: '', activation_duration: '', min_response: '0' });
       setLimits(actuatorLimitTexts(undefined));
       setInterlocks([]);
+      volumes.reset();
     }
     if (saved) await onSaved();
   };
@@ -366,6 +371,7 @@ function ActuatorForm({ actuator, sensors, onSaved }: { actuator?: Actuator; sen
           />
         </div>
       </fieldset>
+      <VolumeFields state={volumes} errors={errors} disabled={disabled} />
       <InterlockPicker rows={interlocks} sensors={sensors} errors={errors} disabled={disabled} onRows={setInterlocks} />
       <CheckField label="Enabled" name="enabled" checked={enabled} onValue={setEnabled} disabled={disabled} />
       <FormError errors={errors} names={['_form']} />
@@ -415,6 +421,7 @@ function SensorForm({ sensor, onSaved }: { sensor?: Sensor; onSaved: () => Promi
   const [unit, setUnit] = useState(sensor?.sensor_unit ?? presetFor(type).unit);
   const [thresholds, setThresholds] = useState(() => thresholdTexts(sensor ?? presetFor(type).thresholds));
   const [trust, setTrust] = useState(() => trustTexts(sensor));
+  const calibration = useCalibrationInterval(sensor);
   const suggested = presetFor(type, crop);
   const applyPreset = (preset: SensorPreset) => {
     setUnit(preset.unit);
@@ -438,9 +445,10 @@ function SensorForm({ sensor, onSaved }: { sensor?: Sensor; onSaved: () => Promi
     event.preventDefault();
     const parsed = parseNumbers(thresholds);
     const optional = parseOptionalNumbers(trust);
-    const problems = { ...parsed.errors, ...optional.errors };
+    const interval = calibration.changes();
+    const problems = { ...parsed.errors, ...optional.errors, ...interval.errors };
     if (Object.keys(problems).length > 0) return setErrors(problems as FieldErrors);
-    const fields = { sensor_type: type, sensor_unit: unit, ...parsed.values, ...optional.values };
+    const fields = { sensor_type: type, sensor_unit: unit, ...parsed.values, ...optional.values, ...interval.values };
     const saved = await run(
       () =>
         sensor
@@ -451,6 +459,7 @@ function SensorForm({ sensor, onSaved }: { sensor?: Sensor; onSaved: () => Promi
     if (saved && !sensor) {
       applyPreset(presetFor(type, crop));
       setTrust(trustTexts(undefined));
+      calibration.reset();
     }
     if (saved) await onSaved();
   };
@@ -545,6 +554,7 @@ function SensorForm({ sensor, onSaved }: { sensor?: Sensor; onSaved: () => Promi
           ))}
         </div>
       </fieldset>
+      <CalibrationIntervalField state={calibration} errors={errors} disabled={disabled} />
       <FormError errors={errors} names={['_form']} />
       <FormActions submit={sensor ? 'Save' : 'Add sensor'} disabled={disabled} status={status}>
         {sensor && (

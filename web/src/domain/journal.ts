@@ -1,0 +1,249 @@
+/**
+ * The journal in words (docs/api.md §15): each entry's label and sentence, the entries grouped by
+ * the browser's calendar day, times in local time, notes' tags, and whose notes may be edited.
+ * Pure functions of the service's data.
+ */
+import type { JournalEntry, JournalType, Note, NoteChange } from '../api/records';
+import { mlText } from './volumes';
+import { offsetText, slopePercent } from './calibration';
+import { durationText } from './dosing';
+
+export const TYPE_LABELS: Record<JournalType, string> = {
+  note: 'Note',
+  dose: 'Dose',
+  calibration: 'Calibration',
+  lockout: 'Lockout',
+  unlock: 'Unlock',
+  refill: 'Refill',
+  pause: 'Pause',
+};
+
+/** The label of a type; a type this page does not know yet keeps its own name. */
+export const typeLabel = (type: string): string =>
+  (TYPE_LABELS as Record<string, string>)[type] ?? type.charAt(0).toUpperCase() + type.slice(1).replace(/_/g, ' ');
+
+/** Names the journal's sentences use for the prototype's sensors and actuators. */
+export interface JournalNames {
+  sensor: (id: number) => string;
+  actuator: (id: number) => string;
+}
+
+const num = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+const str = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+
+/** The object an entry describes: its fields at the top level, or under its type's name. */
+function fields(entry: JournalEntry): Record<string, unknown> {
+  const nested = entry[entry.type];
+  return typeof nested === 'object' && nested !== null ? { ...entry, ...(nested as Record<string, unknown>) } : entry;
+}
+
+/** The sentence of a journal entry: what happened, to what, in the grower's terms. */
+export function entryText(entry: JournalEntry, names: JournalNames): string {
+  const f = fields(entry);
+  const actuatorId = num(f.actuator_id);
+  const sensorId = num(f.sensor_id);
+  const pump = actuatorId === null ? 'A pump' : names.actuator(actuatorId);
+  const by = str(f.author) ?? str(f.by) ?? str(f.unlocked_by) ?? str(f.acknowledged_by);
+  switch (entry.type) {
+    case 'note':
+      return str(f.text) ?? '';
+    case 'dose': {
+      const seconds = num(f.duration);
+      const ml = num(f.volume_ml);
+      const amount = [seconds === null ? null : `${trimmed(seconds)} s`, ml === null ? null : mlText(ml)].filter(Boolean).join(', ');
+      const answered = f.answered === true ? ': the reading moved' : f.answered === false ? ': the reading did not move' : '';
+      return `${pump} ran${amount ? ` (${amount})` : ''}${answered}`;
+    }
+    case 'calibration': {
+      const sensor = sensorId === null ? 'A sensor' : names.sensor(sensorId);
+      const slope = num(f.slope);
+      const offset = num(f.offset);
+      const fit = [
+        slope === null ? null : `slope ${slopePercent(slope).toFixed(1)} %`,
+        offset === null ? null : `offset ${offsetText(offset)}`,
+      ]
+        .filter(Boolean)
+        .join(', ');
+      const verdict = f.accepted === false ? ', not accepted' : f.accepted === true ? ', accepted' : '';
+      return `${sensor} calibrated${fit ? `: ${fit}` : ''}${verdict}`;
+    }
+    case 'lockout': {
+      const reason = str(f.reason);
+      return `${pump} locked out${reason ? `: ${reason}` : ''}`;
+    }
+    case 'unlock':
+      return `${pump} unlocked${by ? ` by ${by}` : ''}`;
+    case 'refill': {
+      const ml = num(f.stock_ml);
+      return `${pump} refilled${ml === null ? '' : ` to ${mlText(ml)}`}${by ? ` by ${by}` : ''}`;
+    }
+    case 'pause': {
+      const until = str(f.paused_until) ?? str(f.until);
+      const seconds = num(f.for) ?? num(f.seconds);
+      if (f.resumed === true || f.action === 'resume' || f.action === 'resumed' || (until === null && seconds === null))
+        return 'Dosing resumed';
+      const length = seconds !== null ? ` for ${durationText(seconds * 1000, 'floor').replace(/ 0?0 (s|min)$/, '')}` : '';
+      return `Dosing paused${length}${until ? ` until ${localTime(until)}` : ''}`;
+    }
+    default:
+      return str(f.text) ?? str(f.reason) ?? typeLabel(entry.type);
+  }
+}
+
+const trimmed = (n: number) => String(Number(n.toFixed(2)));
+
+/** A stable key for an entry in a list: its type and its id of that type. */
+export function entryKey(entry: JournalEntry): string {
+  const f = fields(entry);
+  const id = f[`${entry.type}_id`] ?? f.id ?? f.note_id ?? f.activation_id ?? f.calibration_id ?? f.refill_id ?? f.event_id;
+  return `${entry.type}:${id ?? entry.at}`;
+}
+
+/** A journal entry that is a note, as a Note; null for every other type. */
+export function entryNote(entry: JournalEntry): Note | null {
+  if (entry.type !== 'note') return null;
+  const f = fields(entry);
+  const id = num(f.note_id);
+  if (id === null) return null;
+  return {
+    note_id: id,
+    prototype_id: num(f.prototype_id) ?? 0,
+    at: str(f.at) ?? entry.at,
+    text: str(f.text) ?? '',
+    tags: Array.isArray(f.tags) ? f.tags.filter((tag): tag is string => typeof tag === 'string') : [],
+    author: str(f.author),
+  };
+}
+
+/** A note as a journal entry. */
+export const noteEntry = (note: Note): JournalEntry => ({ ...note, type: 'note', at: note.at });
+
+/** "14:05", the time of day in the browser's time zone. */
+export function localTime(at: string): string {
+  return new Date(at).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+}
+
+/** "Tue 25 Nov 2025, 14:05": a full local date and time, for a title or a screen reader. */
+export function localDateTime(at: string): string {
+  return new Date(at).toLocaleString(undefined, {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+}
+
+/** "Europe/Berlin (UTC+01:00)": the zone the page's times are in, said once on the page. */
+export function zoneText(atMs: number, zone = Intl.DateTimeFormat().resolvedOptions().timeZone): string {
+  const minutes = -new Date(atMs).getTimezoneOffset();
+  const sign = minutes < 0 ? '−' : '+';
+  const abs = Math.abs(minutes);
+  const offset = `UTC${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+  return zone && zone !== 'UTC' ? `${zone} (${offset})` : offset;
+}
+
+export interface DayGroup {
+  /** The local date, `YYYY-MM-DD`. */
+  key: string;
+  /** "Today", "Yesterday", "Mon 24 Nov". */
+  label: string;
+  entries: JournalEntry[];
+}
+
+const dayKey = (date: Date) =>
+  `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
+
+/** The entries (newest first) under a heading per local day, in the order given. */
+export function groupByDay(entries: readonly JournalEntry[], nowMs: number): DayGroup[] {
+  const today = dayKey(new Date(nowMs));
+  const yesterdayDate = new Date(nowMs);
+  yesterdayDate.setDate(yesterdayDate.getDate() - 1);
+  const yesterday = dayKey(yesterdayDate);
+  const groups: DayGroup[] = [];
+  for (const entry of entries) {
+    const date = new Date(entry.at);
+    const key = dayKey(date);
+    let group = groups.at(-1);
+    if (!group || group.key !== key) {
+      const sameYear = date.getFullYear() === new Date(nowMs).getFullYear();
+      const label =
+        key === today
+          ? 'Today'
+          : key === yesterday
+            ? 'Yesterday'
+            : date.toLocaleDateString(undefined, {
+                weekday: 'short',
+                day: 'numeric',
+                month: 'short',
+                year: sameYear ? undefined : 'numeric',
+              });
+      group = { key, label, entries: [] };
+      groups.push(group);
+    }
+    group.entries.push(entry);
+  }
+  return groups;
+}
+
+/** Tags as typed, comma-separated: trimmed, empty ones dropped, each once. */
+export function parseTags(text: string): string[] {
+  const seen = new Set<string>();
+  for (const part of text.split(',')) {
+    const tag = part.trim();
+    if (tag !== '') seen.add(tag);
+  }
+  return [...seen];
+}
+
+/** Every tag the notes carry, sorted, for the filter's suggestions. */
+export function tagsOf(entries: readonly JournalEntry[]): string[] {
+  const tags = new Set<string>();
+  for (const entry of entries) for (const tag of entryNote(entry)?.tags ?? []) tags.add(tag);
+  return [...tags].sort((a, b) => a.localeCompare(b));
+}
+
+/**
+ * Whether this session may change or delete the note: its own notes only, and only with the
+ * `modify` permission. A note without an author was written in open mode, where nobody signs in.
+ */
+export function canEditNote(note: Pick<Note, 'author'>, username: string | null, canModify: boolean): boolean {
+  return canModify && (note.author === null || note.author === username);
+}
+
+/** The username a session token was issued to (its `sub`), or null without a readable token. */
+export function tokenUsername(token: string | null): string | null {
+  const payload = token?.split('.')[1];
+  if (!payload) return null;
+  try {
+    const claims: unknown = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/')));
+    const sub = typeof claims === 'object' && claims !== null ? (claims as { sub?: unknown }).sub : undefined;
+    return typeof sub === 'string' ? sub : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The note a `note` event carries, and whether it was deleted. */
+export function noteOfChange(change: NoteChange): { note: Note | null; deletedId: number | null } {
+  if ('deleted' in change) return { note: null, deletedId: change.deleted };
+  if ('note' in change)
+    return change.event === 'deleted' ? { note: null, deletedId: change.note.note_id } : { note: change.note, deletedId: null };
+  return { note: change, deletedId: null };
+}
+
+/**
+ * A list of journal entries after a note changed: the note replaces its older self or, when it
+ * is new, takes its place by time (newest first); a deleted note leaves.
+ */
+export function applyNoteChange(entries: readonly JournalEntry[], change: NoteChange): JournalEntry[] {
+  const { note, deletedId } = noteOfChange(change);
+  const id = note?.note_id ?? deletedId;
+  const others = entries.filter((entry) => entryNote(entry)?.note_id !== id);
+  if (!note) return others;
+  const atMs = Date.parse(note.at);
+  const index = others.findIndex((entry) => Date.parse(entry.at) < atMs);
+  const entry = noteEntry(note);
+  return index < 0 ? [...others, entry] : [...others.slice(0, index), entry, ...others.slice(index)];
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { noteMarks, sameBox } from '../src/domain/chart-notes';
+
+const note = (id: number, sec: number) => ({
+  note_id: id,
+  prototype_id: 0,
+  at: new Date(sec * 1000).toISOString(),
+  text: `note ${id}`,
+  tags: [],
+  author: null,
+});
+const box = { left: 50, top: 10, width: 1000, height: 300, minSec: 0, maxSec: 1000 };
+
+describe('noteMarks', () => {
+  it('places each note along the plot by its time', () => {
+    const marks = noteMarks([note(2, 500), note(1, 0), note(3, 1000)], box);
+    expect(marks.map((m) => [m.x, m.notes.map((n) => n.note_id)])).toEqual([
+      [50, [1]],
+      [550, [2]],
+      [1050, [3]],
+    ]);
+  });
+
+  it('leaves out notes outside the span', () => {
+    expect(noteMarks([note(1, -1), note(2, 1001)], box)).toEqual([]);
+  });
+
+  it('puts notes closer than the merge distance under one mark, measured from its first', () => {
+    const marks = noteMarks([note(1, 100), note(2, 110), note(3, 113), note(4, 114)], box);
+    expect(marks.map((m) => m.notes.map((n) => n.note_id))).toEqual([[1, 2, 3], [4]]);
+  });
+
+  it('draws nothing without a box or span', () => {
+    expect(noteMarks([note(1, 1)], null)).toEqual([]);
+    expect(noteMarks([note(1, 1)], { ...box, maxSec: 0 })).toEqual([]);
+    expect(noteMarks([note(1, 1)], { ...box, width: 0 })).toEqual([]);
+  });
+});
+
+describe('sameBox', () => {
+  it('compares every field', () => {
+    expect(sameBox(box, { ...box })).toBe(true);
+    expect(sameBox(box, { ...box, maxSec: 1001 })).toBe(false);
+    expect(sameBox(null, null)).toBe(true);
+    expect(sameBox(box, null)).toBe(false);
+  });
+});
