@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { noteMarks, sameBox } from '../src/domain/chart-notes';
+import { noteMarks, sameBox, tipPlacement } from '../src/domain/chart-notes';
 
 const note = (id: number, sec: number) => ({
   note_id: id,
@@ -26,8 +26,18 @@ describe('noteMarks', () => {
   });
 
   it('puts notes closer than the merge distance under one mark, measured from its first', () => {
-    const marks = noteMarks([note(1, 100), note(2, 110), note(3, 113), note(4, 114)], box);
+    const marks = noteMarks([note(1, 100), note(2, 110), note(3, 131), note(4, 132)], box);
     expect(marks.map((m) => m.notes.map((n) => n.note_id))).toEqual([[1, 2, 3], [4]]);
+  });
+
+  it('hangs a flag left of its line where it would pass the right edge', () => {
+    const marks = noteMarks([note(1, 960), note(2, 969), note(3, 1000)], box);
+    expect(marks.map((m) => m.flagLeft)).toEqual([false, true]);
+  });
+
+  it('gives each mark the place of its text box', () => {
+    const [mark] = noteMarks([note(1, 900)], box);
+    expect({ tipLeft: mark.tipLeft, tipWidth: mark.tipWidth }).toEqual(tipPlacement(950, box));
   });
 
   it('draws nothing without a box or span', () => {
@@ -43,5 +53,21 @@ describe('sameBox', () => {
     expect(sameBox(box, { ...box, maxSec: 1001 })).toBe(false);
     expect(sameBox(null, null)).toBe(true);
     expect(sameBox(box, null)).toBe(false);
+  });
+});
+
+describe('tipPlacement', () => {
+  const plot = { left: 50, width: 1000 };
+  it('starts the box at the mark when it fits', () => {
+    expect(tipPlacement(100, plot)).toEqual({ tipLeft: 0, tipWidth: 280 });
+    expect(tipPlacement(770, plot)).toEqual({ tipLeft: 0, tipWidth: 280 });
+  });
+
+  it("moves it left so that it ends at the plot's right edge", () => {
+    expect(tipPlacement(1000, plot)).toEqual({ tipLeft: -230, tipWidth: 280 });
+  });
+
+  it('spans a plot narrower than the box, from its left edge', () => {
+    expect(tipPlacement(250, { left: 40, width: 200 })).toEqual({ tipLeft: -210, tipWidth: 200 });
   });
 });

@@ -7,8 +7,11 @@ import {
   entryNote,
   entryText,
   groupByDay,
+  localDateTime,
+  localTime,
   noteEntry,
   parseTags,
+  shortDateTime,
   tagsOf,
   tokenUsername,
   typeLabel,
@@ -57,7 +60,7 @@ describe('entryText', () => {
     expect(entryText({ type: 'unlock', at: local(25, 9), actuator_id: 4, author: 'alice' }, names)).toBe('Acid pump #4 unlocked by alice');
     expect(entryText({ type: 'unlock', at: local(25, 9), actuator_id: 4 }, names)).toBe('Acid pump #4 unlocked');
     expect(entryText({ type: 'refill', at: local(25, 9), actuator_id: 4, stock_ml: 1000, author: null }, names)).toBe(
-      'Acid pump #4 refilled to 1 l',
+      'Acid pump #4 refilled to 1000 ml',
     );
     expect(entryText({ type: 'refill', at: local(25, 9) }, names)).toBe('A pump refilled');
   });
@@ -202,5 +205,15 @@ describe('applyNoteChange', () => {
   it('removes a deleted note, in either shape of the event', () => {
     expect(applyNoteChange(entries, { deleted: 1 }).map(entryKey)).toEqual(['dose:1', 'dose:2']);
     expect(applyNoteChange(entries, { event: 'deleted', note: note(1, local(25, 10)) }).map(entryKey)).toEqual(['dose:1', 'dose:2']);
+  });
+});
+
+describe('localTime, shortDateTime and localDateTime', () => {
+  const at = new Date(2025, 10, 25, 14, 5).toISOString();
+  it('write the local time, with the day where days meet', () => {
+    expect(localTime(at)).toMatch(/\b(14:05|0?2:05)\b/);
+    expect(shortDateTime(at)).toMatch(/25/);
+    expect(shortDateTime(at)).toMatch(/\b(14:05|0?2:05)\b/);
+    expect(localDateTime(at)).toMatch(/2025/);
   });
 });

@@ -66,8 +66,8 @@ describe('mlText', () => {
     expect(mlText(100)).toBe('100 ml');
     expect(mlText(640.4)).toBe('640 ml');
     expect(mlText(999.4)).toBe('999 ml');
-    expect(mlText(1000)).toBe('1 l');
-    expect(mlText(1250)).toBe('1.25 l');
+    expect(mlText(1000)).toBe('1000 ml');
+    expect(mlText(1250.4)).toBe('1250 ml');
     expect(mlText(-3)).toBe('0 ml');
   });
 });
@@ -105,7 +105,7 @@ describe('bottleLevel', () => {
       lowMl: 100,
       capacityMl: 1000,
       state: 'ok',
-      text: '640 ml of 1 l',
+      text: '640 ml of 1000 ml',
       warning: null,
     });
   });
@@ -129,7 +129,7 @@ describe('bottleLevel', () => {
   });
 
   it('is empty at 0, whatever the low mark', () => {
-    expect(bottleLevel({ stock_ml: 0, stock_low_ml: null }, 1000)).toMatchObject({ state: 'empty', text: '0 ml of 1 l' });
+    expect(bottleLevel({ stock_ml: 0, stock_low_ml: null }, 1000)).toMatchObject({ state: 'empty', text: '0 ml of 1000 ml' });
     expect(bottleLevel({ stock_ml: 0, stock_low_ml: 50 }, null)?.warning).toMatch(/^Empty: .*refilled/);
   });
 });

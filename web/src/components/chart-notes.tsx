@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { Note } from '../api/records';
 import { recordsApi } from '../api/records-endpoints';
 import { noteMarks, type PlotBox } from '../domain/chart-notes';
-import { localDateTime, localTime } from '../domain/journal';
+import { localDateTime, shortDateTime } from '../domain/journal';
 import type { TimeRange } from '../domain/time';
 import { useLive } from '../live';
 
@@ -58,12 +58,11 @@ export function ChartNotes({ notes, box }: { notes: readonly Note[]; box: PlotBo
     <div class="chart-notes" data-note-marks={marks.length}>
       {marks.map((mark) => {
         const id = mark.notes[0].note_id;
-        const said = mark.notes.map((note) => `${localTime(note.at)}: ${note.text}`).join('; ');
-        const right = mark.x > box.left + box.width / 2;
+        const said = mark.notes.map((note) => `${shortDateTime(note.at)}: ${note.text}`).join('; ');
         return (
           <div
             key={id}
-            class={`note-mark${open === id ? ' open' : ''}${right ? ' to-left' : ''}`}
+            class={`note-mark${open === id ? ' open' : ''}${mark.flagLeft ? ' flag-left' : ''}`}
             style={{ left: `${mark.x}px`, top: `${box.top}px`, height: `${box.height}px` }}
             data-note-ids={mark.notes.map((note) => note.note_id).join(' ')}
           >
@@ -77,11 +76,11 @@ export function ChartNotes({ notes, box }: { notes: readonly Note[]; box: PlotBo
             >
               {mark.notes.length > 1 ? mark.notes.length : ''}
             </button>
-            <div class="note-tip" role="tooltip">
+            <div class="note-tip" role="tooltip" style={{ left: `${mark.tipLeft}px`, maxWidth: `${mark.tipWidth}px` }}>
               {mark.notes.map((note) => (
                 <p key={note.note_id}>
                   <time dateTime={note.at} title={localDateTime(note.at)}>
-                    {localTime(note.at)}
+                    {shortDateTime(note.at)}
                   </time>{' '}
                   {note.text}
                   {note.tags.length > 0 && <span class="muted"> · {note.tags.join(', ')}</span>}

@@ -19,10 +19,27 @@ export interface NoteMark {
   x: number;
   /** The notes under this mark, oldest first. */
   notes: Note[];
+  /** Where the mark's text box starts, in pixels from the mark: it stays over the plot. */
+  tipLeft: number;
+  /** The text box's width in pixels: at most `TIP_PX`, at most the plot's width. */
+  tipWidth: number;
+  /** The flag hangs left of its line: to its right it would pass the plot's right edge. */
+  flagLeft: boolean;
 }
 
-/** Marks closer than this (CSS pixels) share one: a finger cannot tell them apart. */
-export const MERGE_PX = 14;
+/** Marks closer than this (CSS pixels) share one: a finger cannot tell them apart, nor the flags (32 px on a phone). */
+export const MERGE_PX = 32;
+/** The widest a flag is drawn (on a phone). */
+export const FLAG_PX = 32;
+/** The widest a mark's text box is drawn. */
+export const TIP_PX = 280;
+
+/** The text box of a mark at `x`: starting at the mark when it fits, else moved left so as not to pass the plot's right edge. */
+export function tipPlacement(x: number, box: Pick<PlotBox, 'left' | 'width'>, widest = TIP_PX): { tipLeft: number; tipWidth: number } {
+  const tipWidth = Math.min(widest, box.width);
+  const start = Math.max(box.left, Math.min(x, box.left + box.width - tipWidth));
+  return { tipLeft: start - x, tipWidth };
+}
 
 /** The marks of the notes inside the plotted time span, left to right. */
 export function noteMarks(notes: readonly Note[], box: PlotBox | null, mergePx = MERGE_PX): NoteMark[] {
@@ -41,7 +58,7 @@ export function noteMarks(notes: readonly Note[], box: PlotBox | null, mergePx =
       continue;
     }
     first = x;
-    marks.push({ x, notes: [note] });
+    marks.push({ x, notes: [note], ...tipPlacement(x, box), flagLeft: x + FLAG_PX > box.left + box.width });
   }
   return marks;
 }

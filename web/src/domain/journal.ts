@@ -123,6 +123,11 @@ export function localTime(at: string): string {
   return new Date(at).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
 }
 
+/** "25 Nov, 14:05": a local day and time, where entries of several days meet (a chart's notes). */
+export function shortDateTime(at: string): string {
+  return new Date(at).toLocaleString(undefined, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+}
+
 /** "Tue 25 Nov 2025, 14:05": a full local date and time, for a title or a screen reader. */
 export function localDateTime(at: string): string {
   return new Date(at).toLocaleString(undefined, {

@@ -58,10 +58,9 @@ export function volumeTotals(
   return totals;
 }
 
-/** Millilitres as a grower reads them: "0.5 ml", "12.5 ml", "640 ml", "1.25 l". */
+/** Millilitres as a grower reads them, in the unit of the bottle's settings: "0.5 ml", "12.5 ml", "640 ml", "1250 ml". */
 export function mlText(ml: number): string {
   const value = Math.max(0, ml);
-  if (value >= 1000) return `${trim(value / 1000, 2)} l`;
   return `${trim(value, value < 100 ? 1 : 0)} ml`;
 }
 
