@@ -6,7 +6,8 @@ import type { DashboardSettings, Prototype } from './api/types';
 import { AddNoteButton } from './components/add-note';
 import { NewTankButton, NewTankForm } from './components/new-tank';
 import { Dashboard } from './context';
-import { PERMISSION, tokenPermissions } from './domain/permissions';
+import { PERMISSION } from './domain/permissions';
+import { tokenPermissions, tokenUsername } from './domain/session-token';
 import { AlertsPage } from './pages/alerts';
 import { CameraPage } from './pages/camera';
 import { ChartsPage } from './pages/charts';
@@ -15,10 +16,12 @@ import { JournalPage } from './pages/journal';
 import { LoginPage } from './pages/login';
 import { OverviewPage } from './pages/overview';
 import { SettingsPage } from './pages/settings';
-import { hrefOf, PAGES, type PageId, useRoute } from './router';
+import { UsersPage } from './pages/users';
+import { ADMIN_PAGES, hrefOf, PAGES, type PageId, SERVICE_PAGES, useRoute } from './router';
 import { useActiveAlerts } from './state/active-alerts';
 import { usePreferences } from './state/prefs';
 import { storedToken, storeToken } from './state/session';
+import { useSessionRefresh } from './state/session-refresh';
 
 const PROTOTYPE_KEY = 'sensorhub.prototype';
 
@@ -26,14 +29,18 @@ export function App() {
   const [settings, setSettings] = useState<DashboardSettings | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [token, setToken] = useState(storedToken);
+  /** Why the login page is back, when the service ended the session rather than the grower. */
+  const [signedOut, setSignedOut] = useState<string | null>(null);
   const [prefs, setPrefs] = usePreferences();
   const page = useRoute();
+  useSessionRefresh(token, setToken);
 
   useEffect(() => {
     api.settings().then(setSettings, (error: Error) => setFailure(error.message));
     whenUnauthorized(() => {
       storeToken(null);
       setToken(null);
+      setSignedOut('You were signed out: logged out elsewhere, a new password, or the session ran its time. Sign in again.');
     });
   }, []);
 
@@ -44,20 +51,34 @@ export function App() {
   if (enforced && !token) {
     return (
       <LoginPage
+        needsFirstAdmin={settings.needs_first_admin === true}
+        notice={signedOut}
+        onFirstAdminExists={() => setSettings({ ...settings, needs_first_admin: false })}
         onToken={(value) => {
           storeToken(value);
           setToken(value);
+          setSignedOut(null);
         }}
       />
     );
   }
 
-  const canModify = !enforced || (tokenPermissions(token ?? '') & PERMISSION.modify) !== 0;
+  const permissions = tokenPermissions(token ?? '');
+  const canModify = !enforced || (permissions & PERMISSION.modify) !== 0;
+  const isAdmin = !enforced || (permissions & PERMISSION.admin) !== 0;
   const logout = async () => {
-    // The token is forgotten even when the service cannot be told (it expires on its own).
+    // Ends this user's password sessions only: device tokens keep working. The token is forgotten
+    // even when the service cannot be told (it expires on its own).
     await api.logout().catch(() => {});
     storeToken(null);
     setToken(null);
+  };
+  /** The signed-in user's own permissions, password or account changed: a fresh token says what is left (a 401 signs out). */
+  const sessionChanged = async () => {
+    const reply = await api.refreshToken().catch(() => null);
+    if (!reply) return;
+    storeToken(reply.access_token);
+    setToken(reply.access_token);
   };
 
   return (
@@ -65,6 +86,12 @@ export function App() {
       page={page}
       settings={settings}
       canModify={canModify}
+      isAdmin={isAdmin}
+      service={
+        page === 'users' ? (
+          <UsersPage allowed={isAdmin} open={!enforced} me={enforced ? tokenUsername(token) : null} onOwnAccountChanged={sessionChanged} />
+        ) : undefined
+      }
       theme={prefs.theme}
       onTheme={() => setPrefs({ theme: prefs.theme === 'dark' ? 'light' : 'dark' })}
       onLogout={enforced ? logout : undefined}
@@ -90,6 +117,10 @@ interface ShellProps {
   page: PageId;
   settings: DashboardSettings;
   canModify: boolean;
+  /** The token may manage users (always in open mode): the Users & devices page is in the navigation. */
+  isAdmin: boolean;
+  /** The content of a page about the whole service (router.ts SERVICE_PAGES), shown whatever the tanks. */
+  service?: ComponentChildren;
   theme: 'light' | 'dark';
   onTheme: () => void;
   onLogout?: () => void;
@@ -97,7 +128,7 @@ interface ShellProps {
 }
 
 /** Header, navigation, access notice and the prototype picker around the current page. */
-function Shell({ page, settings, canModify, theme, onTheme, onLogout, children }: ShellProps) {
+function Shell({ page, settings, canModify, isAdmin, service, theme, onTheme, onLogout, children }: ShellProps) {
   const [prototypes, setPrototypes] = useState<Prototype[] | null>(null);
   const [chosen, setChosen] = useState(() => Number(localStorage.getItem(PROTOTYPE_KEY) ?? 0));
   const [failure, setFailure] = useState<string | null>(null);
@@ -120,6 +151,8 @@ function Shell({ page, settings, canModify, theme, onTheme, onLogout, children }
   const prototype = prototypes?.find((p) => p.prototype_id === chosen) ?? prototypes?.[0];
 
   const label = PAGES.find((p) => p.id === page)?.label ?? '';
+  const servicePage = SERVICE_PAGES.includes(page);
+  const shown = (id: PageId) => (id !== 'alerts' || settings.features?.alerts) && (isAdmin || !ADMIN_PAGES.includes(id));
   const active = useActiveAlerts(settings.features?.alerts ?? false);
 
   return (
@@ -161,7 +194,7 @@ function Shell({ page, settings, canModify, theme, onTheme, onLogout, children }
           )}
         </div>
         <nav aria-label="Pages" class="tabs">
-          {PAGES.filter((p) => p.id !== 'alerts' || settings.features?.alerts).map((p) => (
+          {PAGES.filter((p) => shown(p.id)).map((p) => (
             <a key={p.id} href={hrefOf(p.id)} aria-current={p.id === page ? 'page' : undefined}>
               {p.label}
               {p.id === 'alerts' && active.length > 0 && (
@@ -188,10 +221,11 @@ function Shell({ page, settings, canModify, theme, onTheme, onLogout, children }
       <main id="main" tabIndex={-1}>
         <h1 class="page-title">
           {label}
-          {prototype && <span class="muted"> · {prototype.prototype_name}</span>}
+          {prototype && !servicePage && <span class="muted"> · {prototype.prototype_name}</span>}
         </h1>
-        {failure && <Problem message={`Could not load the prototypes: ${failure}`} />}
-        {prototypes && !prototype && (
+        {servicePage && service}
+        {failure && !servicePage && <Problem message={`Could not load the prototypes: ${failure}`} />}
+        {prototypes && !prototype && !servicePage && (
           <section class="card empty-start" aria-labelledby="first-tank">
             <h2 id="first-tank">Create your first tank</h2>
             <p>A tank groups the sensors that watch one nutrient solution and the pumps that correct it.</p>
@@ -202,7 +236,7 @@ function Shell({ page, settings, canModify, theme, onTheme, onLogout, children }
             )}
           </section>
         )}
-        {prototypes && prototype && children(prototype, prototypes, tanksChanged)}
+        {prototypes && prototype && !servicePage && children(prototype, prototypes, tanksChanged)}
       </main>
     </>
   );

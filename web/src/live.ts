@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import { queryString } from './api/client';
 import type { Dose, NoteChange } from './api/records';
 import type { Actuator, ActuatorState, Alert, AlertEvent, Measurement, Prototype, Sensor } from './api/types';
-import { storedToken } from './state/session';
+import { onTokenChange, storedToken } from './state/session';
 
 /**
  * How the pages learn that data changed: the service's event stream (`GET /events`, docs/api.md §9),
@@ -13,7 +13,9 @@ import { storedToken } from './state/session';
  * with an error status (a revoked token, a deleted prototype, a restart behind a proxy that
  * answers 502): then the page reads its data again at once (which surfaces a refused token as a
  * 401), this module opens a new stream after a growing pause, and the page reads again when it
- * opens, since whatever happened meanwhile was not streamed.
+ * opens, since whatever happened meanwhile was not streamed. A refreshed token opens a new stream
+ * at once (the service ends a stream when the token it was opened with expires), and the page
+ * reads again when it opens.
  */
 export type EventType = 'measurements' | 'actuator' | 'sensor' | 'prototype' | 'alert' | 'note' | 'dose';
 
@@ -76,6 +78,8 @@ export function subscribe(filter: LiveFilter, handlers: LiveHandlers): LiveSubsc
   let failures = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
+  /** Opened again for a new token: what happened in between was not streamed. */
+  let reopened = false;
 
   const open = () => {
     const events = new EventSource(eventsUrl(filter, types, storedToken()));
@@ -89,8 +93,9 @@ export function subscribe(filter: LiveFilter, handlers: LiveHandlers): LiveSubsc
     events.addEventListener('reset', () => handlers.reset());
     events.addEventListener('open', () => {
       // A stream opened again after the service refused one: what changed meanwhile was not sent.
-      if (failures > 0) handlers.reset();
+      if (failures > 0 || reopened) handlers.reset();
       failures = 0;
+      reopened = false;
     });
     events.addEventListener('error', () => {
       if (events.readyState !== EventSource.CLOSED || stopped) return;
@@ -102,10 +107,18 @@ export function subscribe(filter: LiveFilter, handlers: LiveHandlers): LiveSubsc
     });
   };
   open();
+  const unlisten = onTokenChange((token) => {
+    if (stopped || token === null) return;
+    clearTimeout(timer);
+    source?.close();
+    reopened = true;
+    open();
+  });
 
   return {
     stop() {
       stopped = true;
+      unlisten();
       clearTimeout(timer);
       source?.close();
     },

@@ -12,8 +12,14 @@ export const PAGES = [
   { id: 'settings', label: 'Settings' },
   { id: 'camera', label: 'Camera' },
   { id: 'data', label: 'Data' },
+  { id: 'users', label: 'Users & devices' },
 ] as const;
 export type PageId = (typeof PAGES)[number]['id'];
+
+/** Pages about the whole service rather than one tank: shown with no tank chosen, or none created yet. */
+export const SERVICE_PAGES: readonly PageId[] = ['users'];
+/** Pages in the navigation only for whoever may use them: user administration needs `admin` (docs/api.md §6.1). */
+export const ADMIN_PAGES: readonly PageId[] = ['users'];
 
 function current(): PageId {
   const id = location.hash.replace(/^#\/?/, '');

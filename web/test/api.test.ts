@@ -4,7 +4,7 @@ import { ApiError, fieldErrors, fieldOf } from '../src/api/errors';
 import type { RemovalRefused } from '../src/api/types';
 import { dependentsOf } from '../src/domain/dependents';
 import { parseNumbers } from '../src/domain/numbers';
-import { tokenPermissions } from '../src/domain/permissions';
+import { tokenPermissions } from '../src/domain/session-token';
 import { timeSince } from '../src/domain/time';
 
 describe('fieldOf', () => {

@@ -13,7 +13,6 @@ import {
   parseTags,
   shortDateTime,
   tagsOf,
-  tokenUsername,
   typeLabel,
   zoneText,
 } from '../src/domain/journal';
@@ -150,20 +149,6 @@ describe('canEditNote', () => {
     expect(canEditNote({ author: 'bob' }, 'alice', true)).toBe(false);
     expect(canEditNote({ author: 'bob' }, null, true)).toBe(false);
     expect(canEditNote({ author: 'alice' }, 'alice', false)).toBe(false);
-  });
-});
-
-describe('tokenUsername', () => {
-  const token = (claims: object) => `x.${btoa(JSON.stringify(claims)).replace(/=+$/, '')}.y`;
-  it("reads the token's subject", () => {
-    expect(tokenUsername(token({ sub: 'alice', permissions: 6 }))).toBe('alice');
-  });
-
-  it('is null without a token or a readable subject', () => {
-    expect(tokenUsername(null)).toBeNull();
-    expect(tokenUsername('nonsense')).toBeNull();
-    expect(tokenUsername('x.!!!.y')).toBeNull();
-    expect(tokenUsername(token({ sub: 3 }))).toBeNull();
   });
 });
 

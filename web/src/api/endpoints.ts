@@ -1,7 +1,6 @@
 /** Every call the dashboard makes, one function each, typed by the service's schemas. */
 import { send, sendJson } from './client';
 import { ApiError } from './errors';
-import type { PrototypeRename } from './pending';
 import type {
   ActivationListQuery,
   ActivationRecord,
@@ -13,12 +12,17 @@ import type {
   AggregateQuery,
   Alert,
   AlertQuery,
+  CreatedDeviceToken,
   DashboardSettings,
+  DeviceToken,
+  DeviceTokenRequest,
   ExportQuery,
   Measurement,
+  NewUser,
   Pause,
   Prototype,
   PrototypeBase,
+  PrototypeRenameBody,
   PrototypeStatus,
   RandomMeasurements,
   RandomOutcome,
@@ -29,8 +33,13 @@ import type {
   TimelapseConfig,
   TimelapseState,
   TokenReply,
+  UserPatch,
+  UserSummary,
   WindowQuery,
 } from './types';
+
+/** A username as one path segment (names may hold any printable character). */
+const userPath = (username: string) => `/users/${encodeURIComponent(username)}`;
 
 export const api = {
   settings: () => sendJson<DashboardSettings>('GET', '/ui/settings.json'),
@@ -43,7 +52,7 @@ export const api = {
     await send('DELETE', `/prototypes/${prototypeId}/pause`);
   },
   createPrototype: (prototype: PrototypeBase) => sendJson<Prototype>('POST', '/prototypes', { json: prototype }),
-  renamePrototype: (prototypeId: number, rename: PrototypeRename) =>
+  renamePrototype: (prototypeId: number, rename: PrototypeRenameBody) =>
     sendJson<Prototype>('PATCH', `/prototypes/${prototypeId}`, { json: rename }),
   /** Without `cascade` the service refuses (409 with the counts in `dependents`) while the tank has sensors. */
   deletePrototype: async (prototypeId: number, cascade = false): Promise<void> => {
@@ -99,8 +108,29 @@ export const api = {
 
   login: (username: string, password: string) =>
     sendJson<TokenReply>('POST', '/token', { form: { username, password, grant_type: 'password' } }),
+  /** Ends the password sessions of the signed-in user; the user's device tokens stay valid. */
   logout: async (): Promise<void> => {
     await send('POST', '/users/logout/');
+  },
+  /** Only while the store has no user (enforced mode): that first user gets every permission. */
+  createFirstAdmin: (username: string, password: string) =>
+    sendJson<TokenReply>('POST', '/users/new/', { form: { username, password, grant_type: 'password' } }),
+  /** The current session token for a new one with a fresh lifetime (up to SESSION_MAX_DAYS after the password). */
+  refreshToken: () => sendJson<TokenReply>('POST', '/token/refresh'),
+
+  users: () => sendJson<UserSummary[]>('GET', '/users'),
+  addUser: (user: NewUser) => sendJson<UserSummary>('POST', '/users', { json: user }),
+  changeUser: (username: string, patch: UserPatch) => sendJson<UserSummary>('PATCH', userPath(username), { json: patch }),
+  /** The service refuses (409) to remove the last administrator. */
+  deleteUser: async (username: string): Promise<void> => {
+    await send('DELETE', userPath(username));
+  },
+  deviceTokens: (username: string) => sendJson<DeviceToken[]>('GET', `${userPath(username)}/tokens`),
+  /** The answer holds the token itself: the only time the service ever shows it. */
+  issueDeviceToken: (username: string, request: DeviceTokenRequest) =>
+    sendJson<CreatedDeviceToken>('POST', `${userPath(username)}/tokens`, { json: request }),
+  revokeDeviceToken: async (tokenId: number): Promise<void> => {
+    await send('DELETE', `/tokens/${tokenId}`);
   },
 };
 

@@ -16,11 +16,18 @@ import type { Alert, AlertEvent, AlertListQuery, AlertState, Level, PrototypeSta
 import type { AggregateBucket, AggregateQuery } from '../../../src/history/schemas.js';
 import type { RemovalRefusedBody, ValidationErrorBody } from '../../../src/domain/schema-common.js';
 import type { ExportQuery, Measurement, RandomMeasurements, RandomResult, WindowQuery } from '../../../src/domain/measurement.js';
-import type { Pause, Prototype, PrototypeBase } from '../../../src/domain/prototype.js';
+import type { Pause, Prototype, PrototypeBase, PrototypeRename } from '../../../src/domain/prototype.js';
 import type { Sensor, SensorBase, SensorPatch } from '../../../src/domain/sensor.js';
 import type { TimelapseConfig, TimelapseMetadata, TimelapseStatus } from '../../../src/timelapse/schemas.js';
-import type { Token } from '../../../src/users/schemas.js';
-import type { PendingSettings } from './pending';
+import type {
+  DeviceTokenView,
+  IssuedDeviceToken,
+  NewDeviceToken,
+  NewUser as NewUserBody,
+  Token,
+  UserChange,
+  UserView,
+} from '../../../src/users/schemas.js';
 
 export type {
   ActivationListQuery,
@@ -59,6 +66,19 @@ export type TimelapseState = Static<typeof TimelapseStatus>;
 export type ActuatorState = Static<typeof ActuatorActivation> & { reason?: string };
 export type RandomOutcome = Static<typeof RandomResult>;
 export type TokenReply = Static<typeof Token>;
+export type PrototypeRenameBody = Static<typeof PrototypeRename>;
+/** `GET /users` entry (docs/api.md §6.1). */
+export type UserSummary = Static<typeof UserView>;
+/** `POST /users` body: permissions as bits or names. */
+export type NewUser = Static<typeof NewUserBody>;
+/** `PATCH /users/{username}` body: either or both. */
+export type UserPatch = Static<typeof UserChange>;
+/** `POST /users/{username}/tokens` body. */
+export type DeviceTokenRequest = Static<typeof NewDeviceToken>;
+/** `GET /users/{username}/tokens` entry: never the secret. */
+export type DeviceToken = Static<typeof DeviceTokenView>;
+/** `POST /users/{username}/tokens` answer: the only time the secret is shown. */
+export type CreatedDeviceToken = Static<typeof IssuedDeviceToken>;
 export type ValidationIssue = Static<typeof ValidationErrorBody>['detail'][number];
 /** The 409 of a delete refused while something is below it. */
 export type RemovalRefused = Static<typeof RemovalRefusedBody>;
@@ -68,8 +88,10 @@ export type ActivationCondition = Actuator['activation_condition'];
 export type SensorType = Sensor['sensor_type'];
 
 /** Served by the dashboard plugin (src/dashboard/public-settings.ts): what the page needs to know about the service's settings. */
-export interface DashboardSettings extends PendingSettings {
+export interface DashboardSettings {
   auth_mode: 'open' | 'enforced';
+  /** Enforced mode and no user yet: the login page offers to create the first administrator. */
+  needs_first_admin?: boolean;
   stale_after_seconds: number;
   /** The optional parts the service has: the page leaves out what is missing, and computes levels itself without the status. */
   features?: { alerts: boolean; prototype_status: boolean };

@@ -1,5 +1,5 @@
 import type { Actuator, Sensor } from '../api/types';
-import type { PermissionName } from '../api/pending';
+import type { PermissionName } from './permissions';
 
 /** One way for a device to talk to the service, with the lines to copy. */
 export interface ConnectLine {

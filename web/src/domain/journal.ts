@@ -217,19 +217,6 @@ export function canEditNote(note: Pick<Note, 'author'>, username: string | null,
   return canModify && (note.author === null || note.author === username);
 }
 
-/** The username a session token was issued to (its `sub`), or null without a readable token. */
-export function tokenUsername(token: string | null): string | null {
-  const payload = token?.split('.')[1];
-  if (!payload) return null;
-  try {
-    const claims: unknown = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/')));
-    const sub = typeof claims === 'object' && claims !== null ? (claims as { sub?: unknown }).sub : undefined;
-    return typeof sub === 'string' ? sub : null;
-  } catch {
-    return null;
-  }
-}
-
 /** The note a `note` event carries, and whether it was deleted. */
 export function noteOfChange(change: NoteChange): { note: Note | null; deletedId: number | null } {
   if ('deleted' in change) return { note: null, deletedId: change.deleted };

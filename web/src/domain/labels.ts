@@ -1,4 +1,3 @@
-import type { SensorNaming } from '../api/pending';
 import type { ActivationCondition, Actuator, ActuatorType, Sensor, SensorType } from '../api/types';
 
 export const SENSOR_TYPE_LABELS: Record<SensorType, string> = {
@@ -27,7 +26,7 @@ export const CONDITION_LABELS: Record<ActivationCondition, string> = {
 };
 
 /** The grower's name for the sensor (§5 `sensor_name`, on services that have it), else "pH #4". */
-export const sensorName = (sensor: Pick<Sensor, 'sensor_id' | 'sensor_type'> & SensorNaming) =>
+export const sensorName = (sensor: Pick<Sensor, 'sensor_id' | 'sensor_type'> & Partial<Pick<Sensor, 'sensor_name'>>) =>
   sensor.sensor_name || `${SENSOR_TYPE_LABELS[sensor.sensor_type]} #${sensor.sensor_id}`;
 
 export const actuatorName = (actuator: Actuator) =>

@@ -1,4 +1,9 @@
-import type { PermissionName } from '../api/pending';
+/**
+ * Permission names of docs/api.md §6.1, as bodies may give them. Written here because the
+ * service's own list (src/auth/permissions.ts) extends Fastify's types, which the page does not
+ * load; test/unit/dashboard-permissions.test.ts holds the two lists equal.
+ */
+export type PermissionName = 'post_measurements' | 'read' | 'modify' | 'admin' | 'control';
 
 /** Permission bits of docs/api.md §6 (`control`: §6.1). */
 export const PERMISSION = { postMeasurements: 1, read: 2, modify: 4, admin: 8, control: 16 } as const;
@@ -20,21 +25,4 @@ export function permissionNames(permissions: number): PermissionName[] {
 /** The bits of a set of names; unknown names add nothing. */
 export function permissionBits(names: readonly string[]): number {
   return PERMISSION_NAMES.filter((p) => names.includes(p.name)).reduce((bits, p) => bits | p.bit, 0);
-}
-
-/**
- * The permissions a token carries, read from its (signed) payload so that the page can disable
- * what the service would refuse. The service still checks every request: this only spares the
- * grower a 403.
- */
-export function tokenPermissions(token: string): number {
-  const payload = token.split('.')[1];
-  if (!payload) return 0;
-  try {
-    const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/'));
-    const claims = JSON.parse(json) as { permissions?: unknown };
-    return typeof claims.permissions === 'number' ? claims.permissions : 0;
-  } catch {
-    return 0;
-  }
 }

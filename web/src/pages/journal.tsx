@@ -22,12 +22,12 @@ import {
   noteEntry,
   noteOfChange,
   tagsOf,
-  tokenUsername,
   TYPE_LABELS,
   typeLabel,
   zoneText,
 } from '../domain/journal';
 import { actuatorName, sensorName } from '../domain/labels';
+import { tokenUsername } from '../domain/session-token';
 import { useLive } from '../live';
 import { storedToken } from '../state/session';
 import { useNow } from '../state/clock';
