@@ -62,6 +62,9 @@ describe.each(storeKinds())('dashboard records in a real browser (%s)', (kind) =
     await seedDay(service);
     pump = await trackedPump(service);
     expect((await service.patch('/sensors', [{ sensor_id: PH_SENSOR, calibration_interval: 30 }])).status).toBe(200);
+    // A pause and its resume, for the journal to list beside the notes.
+    expect((await service.post('/prototypes/0/pause', { for: 600 })).status).toBe(200);
+    expect((await service.request('DELETE', '/prototypes/0/pause')).status).toBe(204);
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -86,7 +89,7 @@ describe.each(storeKinds())('dashboard records in a real browser (%s)', (kind) =
       const written = (await notes()).find((note) => note.text === text);
       expect(written?.tags).toEqual(['filter', 'maintenance']);
 
-      // The journal: the note with its local time and tags, beside the refill recorded at the start.
+      // The journal: the note with its local time and tags, beside the pause and resume recorded at the start.
       await page.getByRole('link', { name: 'Journal' }).click();
       await page.locator('.journal[data-loaded]').waitFor();
       const entry = page.locator(`[data-key="note:${written?.note_id}"]`);
@@ -94,23 +97,23 @@ describe.each(storeKinds())('dashboard records in a real browser (%s)', (kind) =
       expect(await entry.locator('.entry-text').textContent()).toBe(text);
       expect(await entry.locator('.entry-type').textContent()).toBe('Note');
       expect(await entry.locator('time').textContent()).toMatch(/^\d\d:\d\d$/);
-      expect(await page.locator('.journal-entry[data-type="refill"] .entry-text').first().textContent()).toBe(
-        'Acid pump refilled to 500 ml',
-      );
+      expect(await page.locator('.journal-entry[data-type="resume"] .entry-text').first().textContent()).toBe('Dosing resumed');
+      expect(await page.locator('.journal-entry[data-type="pause"] .entry-text').first().textContent()).toMatch(/^Dosing paused until /);
       expect(await page.locator('.journal-zone').textContent()).toMatch(/UTC/);
       expect(await seriousAccessibilityViolations(page)).toEqual([]);
       expect(await noOverflow(page)).toBeLessThanOrEqual(0);
       await screenshot(page, `records-journal-${size}`);
 
       // Filtered by type, then by a tag: only what fits is listed.
-      await page.getByLabel('Show').selectOption({ label: 'Refill' });
+      await page.getByLabel('Show').selectOption({ label: 'Pauses and resumes' });
       await expect.poll(() => page.locator('.journal-entry[data-type="note"]').count()).toBe(0);
-      expect(await page.locator('.journal-entry[data-type="refill"]').count()).toBeGreaterThan(0);
+      expect(await page.locator('.journal-entry[data-type="resume"]').count()).toBeGreaterThan(0);
       await page.getByLabel('Show').selectOption({ label: 'Everything' });
       await entry.waitFor();
       await entry.getByRole('button', { name: 'Show notes tagged filter' }).click();
-      await expect.poll(() => page.locator('.journal-entry[data-type="refill"]').count()).toBe(0);
-      expect(await page.locator('.journal-entry[data-type="note"]').count()).toBeGreaterThan(0);
+      await expect.poll(() => page.locator('.journal-entry[data-type="resume"]').count()).toBe(0);
+      expect(await page.locator('.journal-entry:not([data-type="note"])').count()).toBe(0);
+      await entry.waitFor();
 
       // Edit the note: the service keeps the new text, and the list shows it.
       await entry.getByRole('button', { name: 'Edit' }).click();

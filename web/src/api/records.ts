@@ -99,27 +99,41 @@ export interface NoteQuery {
   before?: number;
 }
 
-/** What the journal merges (§15), in the order its filter offers them. */
-export const JOURNAL_TYPES = ['note', 'dose', 'calibration', 'lockout', 'unlock', 'refill', 'pause'] as const;
+/** What the journal merges (§15). */
+export const JOURNAL_TYPES = ['note', 'dose', 'calibration', 'lockout', 'unlock', 'refill', 'pause', 'resume'] as const;
 export type JournalType = (typeof JOURNAL_TYPES)[number];
 
-/**
- * One line of `GET /prototypes/{id}/journal`: its `type`, its time, and the fields of what it
- * records (a note's, a dose's, a calibration's…). Unknown fields are kept for the words.
- */
+/** A detail of a journal entry: a number, a text, a yes/no, or nothing. */
+export type DetailValue = number | string | boolean | null;
+
+/** One line of `GET /prototypes/{id}/journal`: what every kind of record has, and its own `detail`. */
 export interface JournalEntry {
   type: string;
   at: string;
-  [field: string]: unknown;
+  /** Its id among its kind: note_id, activation_id, calibration_id… */
+  id: number;
+  /** Passed as `before` for the entries after this one. */
+  cursor: string;
+  sensor_id: number | null;
+  actuator_id: number | null;
+  author: string | null;
+  /** A note's text, a calibration's note, a lockout's reason. */
+  text: string | null;
+  tags: string[];
+  /** dose {duration, value_before, answered, volume_ml}; calibration {slope, offset, accepted, points}; refill {stock_ml}; pause {until}. */
+  detail: Record<string, DetailValue>;
 }
 
 export interface JournalQuery {
   start_time?: string;
   end_time?: string;
   limit?: number;
-  before?: string | number;
+  /** An entry's `cursor`: the entries after it. */
+  before?: string;
+  /** Comma-separated types; default all. */
   type?: string;
+  tag?: string;
 }
 
-/** The `note` event (§9): a note written, changed or deleted. */
-export type NoteChange = { event: 'created' | 'updated' | 'deleted'; note: Note } | Note | { deleted: number };
+/** The `note` event (§9): a note written or changed, or the id of one deleted. */
+export type NoteChange = Note | { deleted: number; prototype_id?: number };

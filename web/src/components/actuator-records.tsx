@@ -46,8 +46,8 @@ export function ActuatorRecords({ actuator, onChanged }: Props) {
     let current = true;
     recordsApi.journal(prototype.prototype_id, { type: 'refill', limit: REFILLS_READ }).then(
       (entries) => {
-        const mine = entries.find((entry) => entry.actuator_id === id);
-        if (current) setLastRefill(typeof mine?.stock_ml === 'number' ? mine.stock_ml : null);
+        const amount = entries.find((entry) => entry.actuator_id === id)?.detail.stock_ml;
+        if (current) setLastRefill(typeof amount === 'number' ? amount : null);
       },
       () => current && setLastRefill(null),
     );

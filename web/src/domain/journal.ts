@@ -6,7 +6,6 @@
 import type { JournalEntry, JournalType, Note, NoteChange } from '../api/records';
 import { mlText } from './volumes';
 import { offsetText, slopePercent } from './calibration';
-import { durationText } from './dosing';
 
 export const TYPE_LABELS: Record<JournalType, string> = {
   note: 'Note',
@@ -16,11 +15,23 @@ export const TYPE_LABELS: Record<JournalType, string> = {
   unlock: 'Unlock',
   refill: 'Refill',
   pause: 'Pause',
+  resume: 'Resume',
 };
 
 /** The label of a type; a type this page does not know yet keeps its own name. */
 export const typeLabel = (type: string): string =>
   (TYPE_LABELS as Record<string, string>)[type] ?? type.charAt(0).toUpperCase() + type.slice(1).replace(/_/g, ' ');
+
+/** What the journal's filter offers: each choice the types it asks the service for. */
+export const TYPE_FILTERS: readonly { value: string; label: string }[] = [
+  { value: '', label: 'Everything' },
+  { value: 'note', label: 'Notes' },
+  { value: 'dose', label: 'Doses' },
+  { value: 'calibration', label: 'Calibrations' },
+  { value: 'lockout,unlock', label: 'Lockouts and unlocks' },
+  { value: 'refill', label: 'Refills' },
+  { value: 'pause,resume', label: 'Pauses and resumes' },
+];
 
 /** Names the journal's sentences use for the prototype's sensors and actuators. */
 export interface JournalNames {
@@ -31,92 +42,82 @@ export interface JournalNames {
 const num = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
 const str = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 
-/** The object an entry describes: its fields at the top level, or under its type's name. */
-function fields(entry: JournalEntry): Record<string, unknown> {
-  const nested = entry[entry.type];
-  return typeof nested === 'object' && nested !== null ? { ...entry, ...(nested as Record<string, unknown>) } : entry;
-}
-
 /** The sentence of a journal entry: what happened, to what, in the grower's terms. */
 export function entryText(entry: JournalEntry, names: JournalNames): string {
-  const f = fields(entry);
-  const actuatorId = num(f.actuator_id);
-  const sensorId = num(f.sensor_id);
-  const pump = actuatorId === null ? 'A pump' : names.actuator(actuatorId);
-  const by = str(f.author) ?? str(f.by) ?? str(f.unlocked_by) ?? str(f.acknowledged_by);
+  const { detail } = entry;
+  const pump = entry.actuator_id === null ? 'A pump' : names.actuator(entry.actuator_id);
+  const by = entry.author ? ` by ${entry.author}` : '';
   switch (entry.type) {
     case 'note':
-      return str(f.text) ?? '';
+      return entry.text ?? '';
     case 'dose': {
-      const seconds = num(f.duration);
-      const ml = num(f.volume_ml);
+      const seconds = num(detail.duration);
+      const ml = num(detail.volume_ml);
       const amount = [seconds === null ? null : `${trimmed(seconds)} s`, ml === null ? null : mlText(ml)].filter(Boolean).join(', ');
-      const answered = f.answered === true ? ': the reading moved' : f.answered === false ? ': the reading did not move' : '';
+      const answered = detail.answered === true ? ': the reading moved' : detail.answered === false ? ': the reading did not move' : '';
       return `${pump} ran${amount ? ` (${amount})` : ''}${answered}`;
     }
     case 'calibration': {
-      const sensor = sensorId === null ? 'A sensor' : names.sensor(sensorId);
-      const slope = num(f.slope);
-      const offset = num(f.offset);
+      const sensor = entry.sensor_id === null ? 'A sensor' : names.sensor(entry.sensor_id);
+      const slope = num(detail.slope);
+      const offset = num(detail.offset);
+      const points = num(detail.points);
+      // One point fixes the offset alone: its slope of 1 says nothing of the probe.
       const fit = [
-        slope === null ? null : `slope ${slopePercent(slope).toFixed(1)} %`,
+        slope === null || points === 1 ? null : `slope ${slopePercent(slope).toFixed(1)} %`,
         offset === null ? null : `offset ${offsetText(offset)}`,
       ]
         .filter(Boolean)
         .join(', ');
-      const verdict = f.accepted === false ? ', not accepted' : f.accepted === true ? ', accepted' : '';
-      return `${sensor} calibrated${fit ? `: ${fit}` : ''}${verdict}`;
+      const verdict = detail.accepted === false ? ', not accepted' : detail.accepted === true ? ', accepted' : '';
+      return `${sensor} calibrated${fit ? `: ${fit}` : ''}${verdict}${by}${entry.text ? ` (${entry.text})` : ''}`;
     }
-    case 'lockout': {
-      const reason = str(f.reason);
-      return `${pump} locked out${reason ? `: ${reason}` : ''}`;
-    }
+    case 'lockout':
+      return `${pump} locked out${entry.text ? `: ${entry.text}` : ''}`;
     case 'unlock':
-      return `${pump} unlocked${by ? ` by ${by}` : ''}`;
+      return `${pump} unlocked${by}`;
     case 'refill': {
-      const ml = num(f.stock_ml);
-      return `${pump} refilled${ml === null ? '' : ` to ${mlText(ml)}`}${by ? ` by ${by}` : ''}`;
+      const ml = num(detail.stock_ml);
+      return `${pump} refilled${ml === null ? '' : ` to ${mlText(ml)}`}${by}`;
     }
     case 'pause': {
-      const until = str(f.paused_until) ?? str(f.until);
-      const seconds = num(f.for) ?? num(f.seconds);
-      if (f.resumed === true || f.action === 'resume' || f.action === 'resumed' || (until === null && seconds === null))
-        return 'Dosing resumed';
-      const length = seconds !== null ? ` for ${durationText(seconds * 1000, 'floor').replace(/ 0?0 (s|min)$/, '')}` : '';
-      return `Dosing paused${length}${until ? ` until ${localTime(until)}` : ''}`;
+      const until = str(detail.until);
+      return `Dosing paused${until ? ` until ${localTime(until)}` : ''}${by}`;
     }
+    case 'resume':
+      return `Dosing resumed${by}`;
     default:
-      return str(f.text) ?? str(f.reason) ?? typeLabel(entry.type);
+      return entry.text ?? typeLabel(entry.type);
   }
 }
 
 const trimmed = (n: number) => String(Number(n.toFixed(2)));
 
-/** A stable key for an entry in a list: its type and its id of that type. */
-export function entryKey(entry: JournalEntry): string {
-  const f = fields(entry);
-  const id = f[`${entry.type}_id`] ?? f.id ?? f.note_id ?? f.activation_id ?? f.calibration_id ?? f.refill_id ?? f.event_id;
-  return `${entry.type}:${id ?? entry.at}`;
-}
+/** A stable key for an entry in a list: its type and its id among its kind. */
+export const entryKey = (entry: Pick<JournalEntry, 'type' | 'id'>): string => `${entry.type}:${entry.id}`;
 
 /** A journal entry that is a note, as a Note; null for every other type. */
-export function entryNote(entry: JournalEntry): Note | null {
+export function entryNote(entry: JournalEntry, prototypeId = 0): Note | null {
   if (entry.type !== 'note') return null;
-  const f = fields(entry);
-  const id = num(f.note_id);
-  if (id === null) return null;
-  return {
-    note_id: id,
-    prototype_id: num(f.prototype_id) ?? 0,
-    at: str(f.at) ?? entry.at,
-    text: str(f.text) ?? '',
-    tags: Array.isArray(f.tags) ? f.tags.filter((tag): tag is string => typeof tag === 'string') : [],
-    author: str(f.author),
-  };
+  return { note_id: entry.id, prototype_id: prototypeId, at: entry.at, text: entry.text ?? '', tags: entry.tags, author: entry.author };
 }
 
-/** A note as a journal entry. */
-export const noteEntry = (note: Note): JournalEntry => ({ ...note, type: 'note', at: note.at });
+/**
+ * A note as a journal entry, with the cursor the service would give it (`<epoch ms>.note.<id>`),
+ * so that the next page after it reads on from there.
+ */
+export const noteEntry = (note: Note): JournalEntry => ({
+  type: 'note',
+  at: note.at,
+  id: note.note_id,
+  cursor: `${Date.parse(note.at)}.note.${note.note_id}`,
+  sensor_id: null,
+  actuator_id: null,
+  author: note.author,
+  text: note.text,
+  tags: note.tags,
+  detail: {},
+});
 
 /** "14:05", the time of day in the browser's time zone. */
 export function localTime(at: string): string {
@@ -217,12 +218,9 @@ export function canEditNote(note: Pick<Note, 'author'>, username: string | null,
   return canModify && (note.author === null || note.author === username);
 }
 
-/** The note a `note` event carries, and whether it was deleted. */
+/** The note a `note` event carries, or the id of the one deleted. */
 export function noteOfChange(change: NoteChange): { note: Note | null; deletedId: number | null } {
-  if ('deleted' in change) return { note: null, deletedId: change.deleted };
-  if ('note' in change)
-    return change.event === 'deleted' ? { note: null, deletedId: change.note.note_id } : { note: change.note, deletedId: null };
-  return { note: change, deletedId: null };
+  return 'deleted' in change ? { note: null, deletedId: change.deleted } : { note: change, deletedId: null };
 }
 
 /**
@@ -232,7 +230,7 @@ export function noteOfChange(change: NoteChange): { note: Note | null; deletedId
 export function applyNoteChange(entries: readonly JournalEntry[], change: NoteChange): JournalEntry[] {
   const { note, deletedId } = noteOfChange(change);
   const id = note?.note_id ?? deletedId;
-  const others = entries.filter((entry) => entryNote(entry)?.note_id !== id);
+  const others = entries.filter((entry) => !(entry.type === 'note' && entry.id === id));
   if (!note) return others;
   const atMs = Date.parse(note.at);
   const index = others.findIndex((entry) => Date.parse(entry.at) < atMs);

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api } from '../api/endpoints';
-import { JOURNAL_TYPES, type JournalEntry, type Note } from '../api/records';
+import type { JournalEntry, Note } from '../api/records';
 import { journalCsvPath, recordsApi } from '../api/records-endpoints';
 import { queryString } from '../api/client';
 import type { Actuator, Sensor } from '../api/types';
@@ -22,7 +22,7 @@ import {
   noteEntry,
   noteOfChange,
   tagsOf,
-  TYPE_LABELS,
+  TYPE_FILTERS,
   typeLabel,
   zoneText,
 } from '../domain/journal';
@@ -44,22 +44,14 @@ interface Filter {
   tag: string;
 }
 
-/** The query of one page of the journal (or, filtered by a tag, of the notes) older than `after`. */
-async function readPage(prototypeId: number, filter: Filter, after: JournalEntry | undefined): Promise<JournalEntry[]> {
-  const tag = filter.tag.trim();
-  if (tag !== '') {
-    const before = after ? (entryNote(after)?.note_id ?? undefined) : undefined;
-    const notes = await recordsApi.notes({ prototype_id: prototypeId, tag, limit: JOURNAL_PAGE, before });
-    return notes.map(noteEntry);
-  }
-  return recordsApi.journal(prototypeId, { type: filter.type || undefined, limit: JOURNAL_PAGE, end_time: after?.at });
-}
+/** The journal's query for a filter: its types and tag, each left out when not chosen. */
+const filterQuery = (filter: Filter) => ({ type: filter.type || undefined, tag: filter.tag.trim() || undefined });
 
 /** Whether an entry belongs in the list the filter shows. */
 function fits(entry: JournalEntry, filter: Filter): boolean {
-  if (filter.type && entry.type !== filter.type) return false;
+  if (filter.type && !filter.type.split(',').includes(entry.type)) return false;
   const tag = filter.tag.trim();
-  return tag === '' || (entryNote(entry)?.tags.includes(tag) ?? false);
+  return tag === '' || entry.tags.includes(tag);
 }
 
 /**
@@ -104,7 +96,11 @@ export function JournalPage() {
     async (after?: JournalEntry) => {
       setBusy(true);
       try {
-        const page = await readPage(prototype.prototype_id, filter, after);
+        const page = await recordsApi.journal(prototype.prototype_id, {
+          ...filterQuery(filter),
+          limit: JOURNAL_PAGE,
+          before: after?.cursor,
+        });
         setEntries((current) => {
           if (!after || !current) return page;
           const known = new Set(current.map(entryKey));
@@ -155,7 +151,6 @@ export function JournalPage() {
 
   const tags = useMemo(() => tagsOf(entries ?? []), [entries]);
   const groups = useMemo(() => groupByDay(entries ?? [], nowMs), [entries, nowMs]);
-  const typeOptions = [{ value: '', label: 'Everything' }, ...JOURNAL_TYPES.map((type) => ({ value: type, label: TYPE_LABELS[type] }))];
 
   return (
     <div class="journal" data-loaded={entries ? 'true' : undefined}>
@@ -163,7 +158,7 @@ export function JournalPage() {
         <label class="field">
           <span>Show</span>
           <select name="type" value={filter.type} onChange={(e) => setFilter({ ...filter, type: e.currentTarget.value })}>
-            {typeOptions.map((option) => (
+            {TYPE_FILTERS.map((option) => (
               <option key={option.value} value={option.value}>
                 {option.label}
               </option>
@@ -171,7 +166,7 @@ export function JournalPage() {
           </select>
         </label>
         <TagFilter tag={filter.tag} tags={tags} onTag={(tag) => setFilter({ ...filter, tag })} />
-        <CsvLink prototypeId={prototype.prototype_id} name={prototype.prototype_name} type={filter.type} />
+        <CsvLink prototypeId={prototype.prototype_id} name={prototype.prototype_name} filter={filter} />
         <p class="muted journal-zone">Times in {zoneText(nowMs)}.</p>
       </div>
       {failure && (
@@ -195,6 +190,7 @@ export function JournalPage() {
               <JournalItem
                 key={entryKey(entry)}
                 entry={entry}
+                prototypeId={prototype.prototype_id}
                 names={names}
                 editable={(note) => canEditNote(note, username, canModify)}
                 onTag={(tag) => setFilter({ type: '', tag })}
@@ -248,9 +244,10 @@ function TagFilter({ tag, tags, onTag }: { tag: string; tags: string[]; onTag: (
 }
 
 /** The journal as CSV: a real link (open mode, or a right click), fetched with the session's token on a click. */
-function CsvLink({ prototypeId, name, type }: { prototypeId: number; name: string; type: string }) {
+function CsvLink({ prototypeId, name, filter }: { prototypeId: number; name: string; filter: Filter }) {
   const { busy, problem, act } = useAction();
-  const query = { type: type || undefined };
+  // The file holds what the page shows: the same types and tag, every entry of them.
+  const query = filterQuery(filter);
   const download = (event: Event) => {
     event.preventDefault();
     void act('download the journal', async () => {
@@ -275,6 +272,7 @@ function CsvLink({ prototypeId, name, type }: { prototypeId: number; name: strin
 
 interface ItemProps {
   entry: JournalEntry;
+  prototypeId: number;
   names: JournalNames;
   editable: (note: Note) => boolean;
   onTag: (tag: string) => void;
@@ -282,8 +280,8 @@ interface ItemProps {
   onDeleted: (noteId: number) => void;
 }
 
-function JournalItem({ entry, names, editable, onTag, onNote, onDeleted }: ItemProps) {
-  const note = entryNote(entry);
+function JournalItem({ entry, prototypeId, names, editable, onTag, onNote, onDeleted }: ItemProps) {
+  const note = entryNote(entry, prototypeId);
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const { busy, problem, act } = useAction();
@@ -308,7 +306,7 @@ function JournalItem({ entry, names, editable, onTag, onNote, onDeleted }: ItemP
           <time dateTime={entry.at} title={localDateTime(entry.at)}>
             {localTime(entry.at)}
           </time>
-          {note?.author && <span class="muted"> · {note.author}</span>}
+          {entry.type === 'note' && entry.author && <span class="muted"> · {entry.author}</span>}
         </p>
         {editing && note ? (
           <NoteForm
