@@ -105,10 +105,10 @@ describe.each(storeKinds())('dashboard records in a real browser (%s)', (kind) =
       await screenshot(page, `records-journal-${size}`);
 
       // Filtered by type, then by a tag: only what fits is listed.
-      await page.getByLabel('Show').selectOption({ label: 'Pauses and resumes' });
+      await page.getByLabel('Show', { exact: true }).selectOption({ label: 'Pauses and resumes' });
       await expect.poll(() => page.locator('.journal-entry[data-type="note"]').count()).toBe(0);
       expect(await page.locator('.journal-entry[data-type="resume"]').count()).toBeGreaterThan(0);
-      await page.getByLabel('Show').selectOption({ label: 'Everything' });
+      await page.getByLabel('Show', { exact: true }).selectOption({ label: 'Everything' });
       await entry.waitFor();
       await entry.getByRole('button', { name: 'Show notes tagged filter' }).click();
       await expect.poll(() => page.locator('.journal-entry[data-type="resume"]').count()).toBe(0);

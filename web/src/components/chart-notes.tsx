@@ -35,7 +35,13 @@ export function useChartNotes(prototypeId: number, range: TimeRange | undefined,
       current = false;
     };
   }, [prototypeId, range?.startMs, range?.endMs, live, generation]);
-  useLive({ prototypeId }, { note: () => setGeneration((n) => n + 1), reset: () => setGeneration((n) => n + 1) }, prototypeId);
+  // Opened once the chart has read its range: a page refused its first reads opens no stream.
+  const reading = range !== undefined;
+  useLive(
+    reading ? { prototypeId } : null,
+    { note: () => setGeneration((n) => n + 1), reset: () => setGeneration((n) => n + 1) },
+    reading ? prototypeId : null,
+  );
   return notes;
 }
 

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'preact/hooks';
 import { api } from '../api/endpoints';
 import type { JournalEntry, Note } from '../api/records';
 import { journalCsvPath, recordsApi } from '../api/records-endpoints';
@@ -6,6 +6,7 @@ import { queryString } from '../api/client';
 import type { Actuator, Sensor } from '../api/types';
 import { ActionProblem, useAction } from '../components/action';
 import { ConfirmDialog } from '../components/confirm';
+import { SelectField } from '../components/fields';
 import { JournalIcon } from '../components/journal-icon';
 import { NoteForm } from '../components/note-form';
 import { useDashboard } from '../context';
@@ -155,16 +156,14 @@ export function JournalPage() {
   return (
     <div class="journal" data-loaded={entries ? 'true' : undefined}>
       <div class="card journal-controls">
-        <label class="field">
-          <span>Show</span>
-          <select name="type" value={filter.type} onChange={(e) => setFilter({ ...filter, type: e.currentTarget.value })}>
-            {TYPE_FILTERS.map((option) => (
-              <option key={option.value} value={option.value}>
-                {option.label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField
+          label="Show"
+          name="type"
+          errors={{}}
+          value={filter.type}
+          options={TYPE_FILTERS}
+          onValue={(type) => setFilter({ ...filter, type })}
+        />
         <TagFilter tag={filter.tag} tags={tags} onTag={(tag) => setFilter({ ...filter, tag })} />
         <CsvLink prototypeId={prototype.prototype_id} name={prototype.prototype_name} filter={filter} />
         <p class="muted journal-zone">Times in {zoneText(nowMs)}.</p>
@@ -215,6 +214,7 @@ export function JournalPage() {
 /** The tag filter: type a tag or pick one the notes shown carry. */
 function TagFilter({ tag, tags, onTag }: { tag: string; tags: string[]; onTag: (tag: string) => void }) {
   const [text, setText] = useState(tag);
+  const id = useId();
   useEffect(() => setText(tag), [tag]);
   const apply = (event: Event) => {
     event.preventDefault();
@@ -222,10 +222,10 @@ function TagFilter({ tag, tags, onTag }: { tag: string; tags: string[]; onTag: (
   };
   return (
     <form class="tag-filter" onSubmit={apply} role="search" aria-label="Notes by tag">
-      <label class="field">
-        <span>Tag</span>
-        <input name="tag" list="journal-tags" value={text} placeholder="any" onInput={(e) => setText(e.currentTarget.value)} />
-      </label>
+      <div class="field">
+        <label for={id}>Tag</label>
+        <input id={id} name="tag" list="journal-tags" value={text} placeholder="any" onInput={(e) => setText(e.currentTarget.value)} />
+      </div>
       <datalist id="journal-tags">
         {tags.map((t) => (
           <option key={t} value={t} />
