@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Alert } from '../src/api/types';
-import { alertKindText, applyAlertChange, nextBefore } from '../src/domain/alerts';
+import { alertFigures, alertKindText, applyAlertChange, nextBefore } from '../src/domain/alerts';
 
 const alert = (alert_id: number, change: Partial<Alert> = {}): Alert => ({
   alert_id,
@@ -55,6 +55,24 @@ describe('alertKindText', () => {
     const kind = (name: string) => name as Parameters<typeof alertKindText>[0]['kind'];
     expect(alertKindText({ kind: kind('stock_low'), severity: 'warning' })).toBe('bottle running low: refill it');
     expect(alertKindText({ kind: kind('calibration_due'), severity: 'warning' })).toBe('calibration due');
+  });
+});
+
+describe('alertFigures', () => {
+  const kind = (name: string) => name as Parameters<typeof alertFigures>[0]['kind'];
+  it('shows the readings of a sensor alert that has them', () => {
+    expect(alertFigures({ kind: 'high', value: 7.2 })).toBe('readings');
+    expect(alertFigures({ kind: 'low', value: 0 })).toBe('readings');
+  });
+
+  it('shows the stock left of a bottle running low', () => {
+    expect(alertFigures({ kind: kind('stock_low'), value: 80 })).toBe('stock');
+  });
+
+  it('shows nothing where nothing was measured', () => {
+    expect(alertFigures({ kind: 'stale', value: 7 })).toBeNull();
+    expect(alertFigures({ kind: kind('calibration_due'), value: null })).toBeNull();
+    expect(alertFigures({ kind: 'lockout', value: null })).toBeNull();
   });
 });
 

@@ -2,8 +2,9 @@ import { api } from '../api/endpoints';
 import type { Alert, Sensor } from '../api/types';
 import { ActionProblem, useAction } from './action';
 import { useDashboard } from '../context';
-import { alertKindText } from '../domain/alerts';
+import { alertFigures, alertKindText } from '../domain/alerts';
 import { sensorName } from '../domain/labels';
+import { mlText } from '../domain/volumes';
 import { timeSince } from '../domain/time';
 import { displayFor, formatValue } from '../domain/units';
 
@@ -46,6 +47,7 @@ function AlertItem({ alert, sensor, nowMs, onChange }: { alert: Alert; sensor?: 
         ? `Actuator #${alert.actuator_id}`
         : 'Service';
   const tone = alert.state === 'cleared' ? 'unknown' : alert.severity;
+  const figures = alertFigures(alert);
 
   const acknowledge = () => act('acknowledge', async () => onChange(await api.acknowledgeAlert(alert.alert_id)));
 
@@ -65,12 +67,13 @@ function AlertItem({ alert, sensor, nowMs, onChange }: { alert: Alert; sensor?: 
             · cleared <time dateTime={alert.cleared_at}>{timeSince(alert.cleared_at, nowMs)}</time>
           </>
         )}
-        {alert.kind !== 'stale' && (
+        {figures === 'readings' && (
           <>
             {' '}
             · value {value(alert.value)}, furthest {value(alert.peak)}, latest {value(alert.last_value)}
           </>
         )}
+        {figures === 'stock' && alert.value !== null && <> · {mlText(alert.value)} left when raised</>}
       </p>
       <div class="actions">
         {alert.acknowledged_at ? (

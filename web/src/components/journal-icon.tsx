@@ -14,6 +14,8 @@ const PATHS: Record<string, string> = {
   refill: 'M10 3h4v3l2 3v12H8V9l2-3z M8 14h8',
   // Two bars.
   pause: 'M8 5h3v14H8z M13 5h3v14h-3z',
+  // A play triangle.
+  resume: 'M8 5l11 7-11 7z',
 };
 
 export function JournalIcon({ type }: { type: string }) {

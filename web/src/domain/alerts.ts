@@ -28,6 +28,16 @@ export function alertKindText(alert: Pick<Alert, 'kind' | 'severity'>): string {
   return alert.severity === 'critical' ? `critically ${alert.kind}` : alert.kind;
 }
 
+/**
+ * Which figures an alert carries: a sensor's readings (the value that raised it, the furthest and
+ * the latest), the stock left when a bottle ran low (§15), or none (a stale sensor, a lockout, a
+ * calibration due: nothing was measured).
+ */
+export function alertFigures(alert: Pick<Alert, 'kind' | 'value'>): 'readings' | 'stock' | null {
+  if (alert.value === null || alert.kind === 'stale') return null;
+  return (alert.kind as string) === 'stock_low' ? 'stock' : 'readings';
+}
+
 /** The paging cursor for the next (older) page: the last alert's id, or none when the page was not full. */
 export function nextBefore(page: readonly Alert[], limit: number): number | undefined {
   return page.length < limit ? undefined : page.at(-1)?.alert_id;
