@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../helpers/service.js';
@@ -103,6 +104,15 @@ describe.each(storeKinds())('dashboard records in a real browser (%s)', (kind) =
       expect(await seriousAccessibilityViolations(page)).toEqual([]);
       expect(await noOverflow(page)).toBeLessThanOrEqual(0);
       await screenshot(page, `records-journal-${size}`);
+
+      // The CSV: the same journal as a file, the note in it.
+      const download = page.waitForEvent('download');
+      await page.getByRole('link', { name: 'Download the journal (CSV)' }).click();
+      const file = await download;
+      expect(file.suggestedFilename()).toBe('default_prototype_journal.csv');
+      const csv = readFileSync((await file.path()) as string, 'utf8');
+      expect(csv.split('\n')[0]).toMatch(/^type,at,id,/);
+      expect(csv).toContain(text);
 
       // Filtered by type, then by a tag: only what fits is listed.
       await page.getByLabel('Show', { exact: true }).selectOption({ label: 'Pauses and resumes' });
