@@ -4,6 +4,7 @@ import { actuatorService } from './actuators/service.js';
 import { controllerContact } from './actuators/controller-contact.js';
 import { decisionInputs } from './actuators/decision-inputs.js';
 import type { Timers } from './core/timers.js';
+import { doseService } from './doses/service.js';
 import type { ServiceDeps } from './core/service-deps.js';
 import { historyService } from './history/service.js';
 import { measurementService } from './measurements/service.js';
@@ -26,6 +27,7 @@ export function createServices(deps: ServiceDeps, config: Config, auth: Auth, ti
     measurements: measurementService(deps, history),
     history,
     actuators: actuatorService(deps, { inputs: decisionInputsKept, contact }),
+    doses: doseService(deps, { contact }),
     users: userService(deps, auth, config.authMode, {
       sessionMaxDays: config.sessionMaxDays,
       tokenTtlMs: config.tokenTtlMinutes * 60_000,

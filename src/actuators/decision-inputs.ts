@@ -5,8 +5,9 @@
  * committed changes — relayed ones included, so on PostgreSQL what another instance commits
  * (a reading, a dose, a lockout, a pause) reaches this one's decisions too:
  *
- * - per actuator: its settings and interlocks, and its doses of the last 24 h (appended on each
- *   `dose` change, pruned as they leave the day), for the rolling limits;
+ * - per actuator: its settings (the bottle's stock included, which each run report's `actuator`
+ *   change carries) and interlocks, and its doses of the last 24 h with their volumes (appended
+ *   on each `dose` change, pruned as they leave the day), for the rolling limits;
  * - per sensor: its settings, its newest reading and the run of equal newest values (for
  *   `stuck`), moved forward by each `measurements` change;
  * - per prototype: its pause;
@@ -308,9 +309,6 @@ export function decisionInputs({ store, bus, now, staleAfterMs, processStartedAt
         ...actuator,
         lockout: actuator.lockout_since === null ? null : { since: actuator.lockout_since, reason: actuator.lockout_reason ?? '' },
         interlocks: actuator.interlocks,
-        max_ml_per_day: null,
-        flow_ml_per_s: null,
-        stock_ml: null,
       },
       sensor: sensorInput(own),
       interlockSensors,
@@ -378,10 +376,10 @@ export function decisionInputs({ store, bus, now, staleAfterMs, processStartedAt
   };
 }
 
-const doseRecord = (dose: Pick<StoredActivation, 'activated_at' | 'duration'>): DoseRecord => ({
+const doseRecord = (dose: Pick<StoredActivation, 'activated_at' | 'duration' | 'volume_ml'>): DoseRecord => ({
   activated_at: dose.activated_at,
   duration: dose.duration,
-  volume_ml: null,
+  volume_ml: dose.volume_ml,
 });
 
 export type DecisionInputs = ReturnType<typeof decisionInputs>;

@@ -9,10 +9,13 @@ export const actuatorDocs = {
     'postActuator',
     'Registers a pump on an existing sensor. last_activated starts at the creation time. The dosing safety settings ' +
       '(max_doses_per_hour, max_seconds_per_day, min_response, response_delay, lockout_after, controller_timeout, ' +
-      'interlocks) are optional: left out, no limits, min_response 0, lockout after 20 unanswered doses. 422 when ' +
+      'interlocks) and the volumes (flow_ml_per_s, max_ml_per_day, stock_ml, stock_low_ml) are optional: left out, no ' +
+      'limits, min_response 0, lockout after 20 unanswered doses, no flow, stock not tracked. 422 when ' +
       'max_doses_per_hour or lockout_after is not an integer ≥ 1, a time in seconds is negative, there are more than 8 ' +
-      'interlocks, or an interlock has no bound or block_below > block_above; 404 when the sensor or an interlock ' +
-      'sensor does not exist. lockout and last_polled are read-only (last_polled is not tracked yet: null).',
+      'interlocks, or an interlock has no bound or block_below > block_above; when flow_ml_per_s or max_ml_per_day is ' +
+      'not > 0, stock_ml or stock_low_ml is negative, or max_ml_per_day or stock_ml is set without flow_ml_per_s (only ' +
+      'a flow turns run time into millilitres); 404 when the sensor or an interlock sensor does not exist. lockout and ' +
+      'last_polled are read-only.',
   ),
   patch: doc(
     ACTUATORS,
@@ -21,7 +24,9 @@ export const actuatorDocs = {
     'Partial bulk update, all or nothing. Each element names an actuator_id and the fields to change; the whole objects ' +
       'the dashboard sends back are accepted (last_activated, lockout and last_polled are ignored). The safety rules of ' +
       'POST /actuators are checked on the merged result; interlocks named in a patch replace all of the actuator’s ' +
-      'interlocks.',
+      'interlocks. A stock_ml sent here sets the bottle’s count as it is (a correction); POST /actuators/{id}/refill ' +
+      'records a refill. A flow changed here applies to the doses recorded from then on: those recorded before keep ' +
+      'their volume.',
   ),
   state: doc(
     ACTUATORS,
@@ -40,7 +45,8 @@ export const actuatorDocs = {
     'Update Actuator Last Activated',
     'updateActuatorLastActivated',
     'Sets last_activated to now and records a dose (see GET /actuators/{actuator_id}/activations) in the same ' +
-      'transaction; the controller calls it right after the pump ran. The route takes no body: ' +
+      'transaction, where the dose’s volume is also taken from stock_ml (never below 0) when the bottle is tracked; ' +
+      'the controller calls it right after the pump ran. The route takes no body: ' +
       'whatever is sent (nothing, an empty form, empty or even malformed JSON, any content type) is ignored, ' +
       'because refusing the report would make the next state poll answer activate: true again.',
   ),
@@ -57,7 +63,8 @@ export const actuatorDocs = {
     'actuatorActivations',
     'The doses recorded for the actuator, newest first: one per reported run (PATCH …/last_activated or the MQTT ' +
       '`…/activated` topic), with duration = its activation_duration then, value_before = the newest reading of its ' +
-      'sensor then (null when it had none), answered true / false / null (not judged yet, or never judged). Query: ' +
+      'sensor then (null when it had none), answered true / false / null (not judged yet, or never judged), volume_ml = ' +
+      'duration × the flow_ml_per_s then (null without a flow; a later flow change leaves it as it was). Query: ' +
       'start_time, end_time ([start, end)), limit (1 to 1000, default 100), before (an activation_id: only older doses, ' +
       'for paging). 404 when the actuator does not exist; 422 for a bad query. Deleting the actuator deletes its doses.',
   ),

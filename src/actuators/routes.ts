@@ -15,11 +15,9 @@ import {
 import { Deleted, errorResponses } from '../domain/schema-common.js';
 import { PrototypeIdParams } from '../domain/prototype.js';
 import { actuatorDocs as docs } from './docs.js';
-import type { StoredActivation } from '../store/index.js';
 import { actuatorView as toApi } from '../core/actuator-view.js';
+import { doseView } from '../core/dose-view.js';
 import type { ActuatorService } from './service.js';
-
-const activationJson = (a: StoredActivation): ActivationRecord => ({ ...a, activated_at: new Date(a.activated_at).toISOString() });
 
 /** What the actuator routes are given. */
 export interface ActuatorRouteDeps {
@@ -77,7 +75,7 @@ const actuatorRoutes: FastifyPluginAsyncTypebox<ActuatorRouteDeps> = async (app,
       querystring: ActivationListQuery,
       response: { 200: Type.Array(ActivationRecord), ...errorResponses(404, 422) },
     },
-    handler: async (request) => (await actuators.activations(request.params.actuator_id, request.query)).map(activationJson),
+    handler: async (request) => (await actuators.activations(request.params.actuator_id, request.query)).map(doseView),
   });
 
   app.post('/actuators/:actuator_id/unlock', {

@@ -5,10 +5,19 @@ import { DEFAULT_LOCKOUT_AFTER } from '../safety/index.js';
 
 type SafetySettings = Pick<
   Required<ActuatorBase>,
-  'max_doses_per_hour' | 'max_seconds_per_day' | 'min_response' | 'response_delay' | 'lockout_after' | 'controller_timeout'
+  | 'max_doses_per_hour'
+  | 'max_seconds_per_day'
+  | 'min_response'
+  | 'response_delay'
+  | 'lockout_after'
+  | 'controller_timeout'
+  | 'flow_ml_per_s'
+  | 'max_ml_per_day'
+  | 'stock_ml'
+  | 'stock_low_ml'
 >;
 
-/** The dosing safety settings of a new actuator, with the contract's defaults for those left out (API.md §14). */
+/** The dosing safety and volume settings of a new actuator, with the contract's defaults for those left out (API.md §14, §15). */
 export function safetyDefaults(actuator: ActuatorBase): SafetySettings {
   return {
     max_doses_per_hour: actuator.max_doses_per_hour ?? null,
@@ -18,7 +27,32 @@ export function safetyDefaults(actuator: ActuatorBase): SafetySettings {
     // Left out: the default; null: the client turned lockout off.
     lockout_after: actuator.lockout_after === undefined ? DEFAULT_LOCKOUT_AFTER : actuator.lockout_after,
     controller_timeout: actuator.controller_timeout ?? null,
+    flow_ml_per_s: actuator.flow_ml_per_s ?? null,
+    max_ml_per_day: actuator.max_ml_per_day ?? null,
+    stock_ml: actuator.stock_ml ?? null,
+    stock_low_ml: actuator.stock_low_ml ?? null,
   };
+}
+
+/**
+ * What the schema cannot say about volumes (API.md §15): a daily ml limit and a tracked stock
+ * both count millilitres, which only a flow gives. Without one the limit would never hold and the
+ * bottle would never empty, so the grower is told at once rather than trusting a count that does
+ * not run. `loc` is where the actuator's fields are in the request.
+ */
+export function volumeIssues(
+  settings: Pick<SafetySettings, 'flow_ml_per_s' | 'max_ml_per_day' | 'stock_ml'>,
+  loc: (string | number)[],
+): ValidationIssue[] {
+  if (settings.flow_ml_per_s !== null) return [];
+  const issues: ValidationIssue[] = [];
+  if (settings.max_ml_per_day !== null) {
+    issues.push({ loc: [...loc, 'max_ml_per_day'], msg: 'max_ml_per_day needs flow_ml_per_s', type: 'volume_needs_flow' });
+  }
+  if (settings.stock_ml !== null) {
+    issues.push({ loc: [...loc, 'stock_ml'], msg: 'stock_ml needs flow_ml_per_s', type: 'volume_needs_flow' });
+  }
+  return issues;
 }
 
 /** Interlocks as sent (a bound left out is null), as stored. */

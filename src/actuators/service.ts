@@ -5,8 +5,8 @@ import type { ActuatorWithInterlocks } from '../core/actuator-view.js';
 import type { ServiceDeps } from '../core/service-deps.js';
 import { Conflict, InvalidInput, NotFound } from '../core/errors.js';
 import { windowOf } from '../core/window.js';
-import { interlockIssues, normalInterlocks, safetyDefaults } from './safety-settings.js';
-import { decide, type Decision } from '../safety/index.js';
+import { interlockIssues, normalInterlocks, safetyDefaults, volumeIssues } from './safety-settings.js';
+import { decide, type Decision, doseVolume, stockAfterDose } from '../safety/index.js';
 import type { MaybePromise } from '../store/index.js';
 import type { DecisionInputs } from './decision-inputs.js';
 import type { ControllerContact } from './controller-contact.js';
@@ -25,9 +25,12 @@ const PATCHABLE = Object.keys(ActuatorBase.properties) as (keyof ActuatorBase)[]
 const actuatorNotFound = (id: number) => `Actuator ${id} not found`;
 const sensorNotFound = (id: number) => `Sensor ${id} not found`;
 
-/** Throws 422 when an interlock breaks a rule the schema cannot express. */
-function checkInterlocks(interlocks: ActuatorWithInterlocks['interlocks'], loc: (string | number)[]): void {
-  const issues = interlockIssues(interlocks, loc);
+/** Throws 422 when the interlocks or the volumes break a rule the schema cannot express. */
+function checkSettings(
+  settings: Parameters<typeof volumeIssues>[0] & { interlocks: ActuatorWithInterlocks['interlocks'] },
+  loc: (string | number)[],
+): void {
+  const issues = [...interlockIssues(settings.interlocks, [...loc, 'interlocks']), ...volumeIssues(settings, loc)];
   if (issues.length > 0) throw new InvalidInput(...issues);
 }
 
@@ -65,7 +68,8 @@ export function actuatorService({ store, bus, now }: ServiceDeps, { inputs, cont
     /** Registers a pump on an existing sensor; last_activated starts at the creation time. */
     async create(actuator: ActuatorBase): Promise<ActuatorWithInterlocks> {
       const interlocks = normalInterlocks(actuator.interlocks ?? []);
-      checkInterlocks(interlocks, ['body', 'interlocks']);
+      const settings = safetyDefaults(actuator);
+      checkSettings({ ...settings, interlocks }, ['body']);
       const created = await store.transaction(async (tx) => {
         if (!(await tx.sensors.get(actuator.sensor_id))) throw new NotFound(sensorNotFound(actuator.sensor_id));
         await checkInterlockSensors(tx, interlocks);
@@ -76,7 +80,7 @@ export function actuatorService({ store, bus, now }: ServiceDeps, { inputs, cont
           activation_condition: actuator.activation_condition,
           activation_period: actuator.activation_period,
           activation_duration: actuator.activation_duration,
-          ...safetyDefaults(actuator),
+          ...settings,
           actuator_name: actuator.actuator_name ?? null,
           enabled: actuator.enabled ?? true,
           last_activated: now(),
@@ -109,7 +113,7 @@ export function actuatorService({ store, bus, now }: ServiceDeps, { inputs, cont
             },
           },
           notFound: actuatorNotFound,
-          check: (merged, index) => checkInterlocks(normalInterlocks(merged.interlocks), ['body', index, 'interlocks']),
+          check: (merged, index) => checkSettings({ ...merged, interlocks: normalInterlocks(merged.interlocks) }, ['body', index]),
           parent: {
             field: 'sensor_id',
             exists: async (id) => (await tx.sensors.get(id)) !== undefined,
@@ -142,13 +146,18 @@ export function actuatorService({ store, bus, now }: ServiceDeps, { inputs, cont
 
     /**
      * The controller's report that the pump ran (HTTP or MQTT): last_activated becomes now, and
-     * the dose is recorded in the same transaction with the actuator's activation_duration and
-     * its sensor's newest reading (API.md §14).
+     * the dose is recorded in the same transaction with the actuator's activation_duration, its
+     * sensor's newest reading and its volume at the flow of the moment (API.md §14, §15); the
+     * volume is taken from the bottle's stock in that transaction too, with the actuator's row
+     * locked, so that run reports through several instances at once each take theirs.
      */
     async markActivated(actuatorId: number): Promise<ActuatorWithInterlocks> {
       const done = await store.transaction(async (tx) => {
         const at = now();
-        const marked = await tx.actuators.markActivated(actuatorId, at);
+        const current = await tx.actuators.getForUpdate(actuatorId);
+        if (!current) return undefined;
+        const volume = doseVolume(current.activation_duration, current.flow_ml_per_s);
+        const marked = await tx.actuators.markActivated(actuatorId, at, stockAfterDose(current.stock_ml, volume));
         if (!marked) return undefined;
         const newest = await tx.measurements.last(marked.sensor_id);
         const dose = await tx.activations.record({
@@ -156,6 +165,7 @@ export function actuatorService({ store, bus, now }: ServiceDeps, { inputs, cont
           activated_at: at,
           duration: marked.activation_duration,
           value_before: newest?.value ?? null,
+          volume_ml: volume,
         });
         return { actuator: { ...marked, interlocks: await tx.interlocks.of(actuatorId) }, dose };
       });

@@ -4,7 +4,7 @@ import { type AlertNews, alertOf } from './alert-json.js';
 import { enqueueNotifications } from './outbox.js';
 
 /**
- * The alerts about an actuator (API.md §14): `lockout`, `limit`, `controller_offline`. They name
+ * The alerts about an actuator (API.md §14, §15): `lockout`, `limit`, `controller_offline`, `stock_low`. They name
  * the actuator and no sensor; their prototype is the actuator's sensor's. At most one is active
  * per actuator and kind (the schema's partial index, across instances too). Each change is made
  * inside the caller's transaction with its webhook notifications; the caller publishes the news
@@ -24,7 +24,10 @@ async function prototypeOf(tx: Repositories, actuator: Pick<StoredActuator, 'sen
   return (await tx.sensors.get(actuator.sensor_id))?.prototype_id ?? null;
 }
 
-/** Raises the actuator's alert of `kind` unless one is active; the news, or undefined. */
+/**
+ * Raises the actuator's alert of `kind` unless one is active; the news, or undefined. `value` is
+ * the figure that raised it, where there is one (the stock left, for `stock_low`).
+ */
 export async function raiseActuatorAlert(
   tx: Repositories,
   { webhookUrls }: ActuatorAlertDeps,
@@ -32,6 +35,7 @@ export async function raiseActuatorAlert(
   kind: AlertKind,
   severity: AlertSeverity,
   at: number,
+  value: number | null = null,
 ): Promise<AlertNews | undefined> {
   if (await tx.alerts.activeOfActuator(actuator.actuator_id, kind)) return undefined;
   const row = await tx.alerts.raise({
@@ -40,7 +44,7 @@ export async function raiseActuatorAlert(
     kind,
     severity,
     raised_at: at,
-    value: null,
+    value,
     peak: null,
   });
   const news: AlertNews = { event: 'raised', alert: alertOf(row, await prototypeOf(tx, actuator)) };

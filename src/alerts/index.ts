@@ -9,6 +9,7 @@ import { actuatorWatch } from './actuator-watch.js';
 import { doseJudge } from './dose-judge.js';
 import alertRoutes from './routes.js';
 import { alertService } from './service.js';
+import { stockWatch } from './stock-watch.js';
 import { alertWatcher } from './watcher.js';
 import { DEFAULT_WEBHOOK_TIMING, webhookDelivery, type WebhookSettings } from './webhooks.js';
 
@@ -38,10 +39,10 @@ export interface AlertsDeps {
 }
 
 /**
- * Alerts (§11, §14): the watcher that evaluates levels as measurements are committed and as time
- * passes, the dose judging that locks actuators out, the actuators' limit and controller alerts,
- * the webhook outbox delivery, and the routes. Both start once the app is ready and stop
- * before the store closes.
+ * Alerts (§11, §14, §15): the watcher that evaluates levels as measurements are committed and as
+ * time passes, the dose judging that locks actuators out, the actuators' limit and controller
+ * alerts, the bottles' stock_low alerts, the webhook outbox delivery, and the routes. Both start
+ * once the app is ready and stop before the store closes.
  */
 export async function register(app: App, deps: AlertsDeps) {
   const { store, bus, now, config, log } = deps;
@@ -66,6 +67,7 @@ export async function register(app: App, deps: AlertsDeps) {
   });
   const judge = doseJudge({ store, bus, now, timers, log, webhookUrls });
   const actuators = actuatorWatch({ store, bus, now, log, webhookUrls });
+  const stock = stockWatch({ store, bus, now, log, webhookUrls });
   const alerts = alertService({
     store,
     bus,
@@ -77,19 +79,22 @@ export async function register(app: App, deps: AlertsDeps) {
   await watcher.start();
   await judge.start();
   await actuators.start();
+  await stock.start();
   webhooks.start();
   app.decorate('alertsSettled', async () => {
     await watcher.idle();
     await judge.idle();
     await actuators.idle();
+    await stock.idle();
     await watcher.idle();
   });
   await app.register(alertRoutes, { alerts, authMode: config.authMode });
   app.addHook('onClose', async () => {
     await actuators.stop();
+    await stock.stop();
     await judge.stop();
     await watcher.stop();
     await webhooks.stop();
   });
-  return { watcher, webhooks, alerts, judge, actuators };
+  return { watcher, webhooks, alerts, judge, actuators, stock };
 }

@@ -2,7 +2,7 @@ import type { Activation } from '../domain/activation.js';
 import type { Alert, AlertEvent } from '../domain/alert.js';
 import type { Prototype } from '../domain/prototype.js';
 import type { Sensor } from '../domain/sensor.js';
-import type { StoredActivation, StoredActuator, StoredMeasurement } from '../store/index.js';
+import type { StoredActivation, StoredActuator, StoredMeasurement, StoredRefill } from '../store/index.js';
 
 /**
  * Every change the services commit, by topic. A change is published only after its commit: a
@@ -19,10 +19,12 @@ export interface Changes {
   sensor: { action: 'created' | 'updated'; sensor: Sensor } | { action: 'deleted'; sensorId: number };
   /**
    * `unlockedBy` is set on the change of `POST /actuators/{id}/unlock`: who ended the lockout
-   * (null in open mode), for the lockout alert to record.
+   * (null in open mode), for the lockout alert to record. `refill` is set on the change of
+   * `POST /actuators/{id}/refill` (§15): the refill recorded, the stock it set being the actuator's.
+   * An `activated` change carries the stock the dose left.
    */
   actuator:
-    | { action: 'created' | 'updated' | 'activated'; actuator: StoredActuator; unlockedBy?: string | null }
+    | { action: 'created' | 'updated' | 'activated'; actuator: StoredActuator; unlockedBy?: string | null; refill?: StoredRefill }
     | { action: 'deleted'; actuatorId: number };
   /**
    * An actuator and its decision (§3.3, §14), whenever either changes, the instants time alone
@@ -38,7 +40,7 @@ export interface Changes {
   };
   /**
    * A dose committed by a run report (§14), after the `actuator` `activated` change of the same
-   * report. Relayed: the rolling limits of every instance count it.
+   * report, with its volume (§15). Relayed: the rolling limits of every instance count it.
    */
   dose: { dose: StoredActivation };
   /**

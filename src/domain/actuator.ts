@@ -47,6 +47,28 @@ export const Interlock = Type.Object(
 );
 export type Interlock = Static<typeof Interlock>;
 
+const Positive = (description: string) => Type.Number({ exclusiveMinimum: 0, description });
+const NonNegative = (description: string) => Type.Number({ minimum: 0, description });
+
+/** A grower's volumes and bottle (API.md §15), optional on create and patch. */
+const volumeFields = {
+  flow_ml_per_s: nullable(
+    Positive("Millilitres the pump moves per second of run (> 0): a dose's volume is its duration × this. Null: unknown."),
+  ),
+  max_ml_per_day: nullable(
+    Positive(
+      'The volume of the doses in any rolling 24 h, this one included, stays at or under it (> 0; needs flow_ml_per_s). Null: no limit.',
+    ),
+  ),
+  stock_ml: nullable(
+    NonNegative(
+      "Millilitres left in the pump's bottle (≥ 0; needs flow_ml_per_s): each dose takes its volume, never below 0; at 0 the " +
+        'decision answers empty. POST /actuators/{id}/refill records a refill. Null: not tracked.',
+    ),
+  ),
+  stock_low_ml: nullable(NonNegative('At or under this stock_ml a stock_low alert (warning) is raised. Null: no warning.')),
+};
+
 /** The dosing safety settings (API.md §14), optional on create and patch. */
 const safetyFields = {
   max_doses_per_hour: nullable(
@@ -72,6 +94,7 @@ const safetyFields = {
     maxItems: MAX_INTERLOCKS,
     description: `Up to ${MAX_INTERLOCKS} sensors whose readings block the pump; a patch that names interlocks replaces them all.`,
   }),
+  ...volumeFields,
 };
 
 export const ActuatorBase = Type.Object(
@@ -146,6 +169,11 @@ export const ActivationRecord = Type.Object(
     duration: Type.Number({ description: "Seconds: the actuator's activation_duration then." }),
     value_before: nullable(Type.Number(), 'The newest reading of its sensor then; null when it had none.'),
     answered: nullable(Type.Boolean(), 'Whether the reading moved as the dose should move it; null: not judged (yet).'),
+    volume_ml: nullable(
+      Type.Number(),
+      "Millilitres: duration × the actuator's flow_ml_per_s at the time of the dose (a later flow change leaves it as it was); " +
+        'null when the actuator had no flow then.',
+    ),
   },
   { title: 'Activation' },
 );

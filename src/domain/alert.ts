@@ -50,14 +50,16 @@ export const Alert = Type.Object(
     kind: StringEnum(ALERT_KINDS),
     severity: StringEnum(
       ALERT_SEVERITIES,
-      'critical for the critical levels, invalid, lockout and controller_offline; stale, stuck and limit alerts are warnings.',
+      'critical for the critical levels, invalid, lockout and controller_offline; stale, stuck, limit and stock_low alerts are warnings.',
     ),
     state: StringEnum(ALERT_STATES),
     raised_at: DateTimeOutput(),
     cleared_at: Type.Union([DateTimeOutput(), Type.Null()]),
     acknowledged_at: Type.Union([DateTimeOutput(), Type.Null()]),
     acknowledged_by: Type.Union([Type.String(), Type.Null()], { description: 'The username; null in open mode.' }),
-    value: Type.Union([Type.Number(), Type.Null()], { description: 'The measurement that raised it (null for a stale alert).' }),
+    value: Type.Union([Type.Number(), Type.Null()], {
+      description: 'The measurement that raised it (null for a stale alert); for stock_low, the millilitres left when it was raised.',
+    }),
     peak: Type.Union([Type.Number(), Type.Null()], { description: 'The furthest value while active.' }),
     last_value: Type.Union([Type.Number(), Type.Null()], { description: 'The newest value while active.' }),
   },

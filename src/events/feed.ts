@@ -6,6 +6,7 @@ import { type EventType, type Scope, type Subscription, wants } from './filter.j
 import { type RecentEventsLimits, recentEvents } from './recent-events.js';
 import { sseEvent } from './sse.js';
 import { type ActuatorWithInterlocks, actuatorView } from '../core/actuator-view.js';
+import { doseView } from '../core/dose-view.js';
 
 /** One event, as sent to every client it concerns. */
 export interface LiveEvent {
@@ -132,6 +133,11 @@ export function eventFeed({ bus, sensors, actuators, instance, recent: limits, d
       const sensorId = sensorOfActuator.get(change.actuatorId);
       sensorOfActuator.delete(change.actuatorId);
       emitWhole('actuator', 'actuator', scopeOfSensors(sensorId === undefined ? [] : [sensorId]), `{"deleted":${change.actuatorId}}`);
+    }),
+    // Each dose (§15), where the actuator's events go: to the clients of its sensor and prototype.
+    bus.subscribe('dose', ({ dose }) => {
+      const sensorId = sensorOfActuator.get(dose.actuator_id);
+      emitWhole('dose', 'dose', scopeOfSensors(sensorId === undefined ? [] : [sensorId]), JSON.stringify(doseView(dose)));
     }),
     bus.subscribe('sensor', (change) => {
       if (change.action === 'deleted') {

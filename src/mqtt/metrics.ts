@@ -3,7 +3,7 @@ import { Counter, Gauge, type Registry } from 'prom-client';
 /** Why a received message was refused (acknowledged and not stored). */
 export type RefusalKind = 'topic' | 'payload' | 'retained' | 'validation' | 'unknown' | 'internal';
 /** What the service published. */
-export type PublicationKind = 'last' | 'state' | 'alert' | 'error' | 'discovery';
+export type PublicationKind = 'last' | 'state' | 'alert' | 'dose' | 'error' | 'discovery';
 
 /** The bridge's counters, in the app's registry beside the HTTP metrics. */
 export function mqttMetrics(registry: Registry, connected: () => boolean) {

@@ -1,4 +1,5 @@
 import type { ChangeBus } from '../core/bus.js';
+import { doseView } from '../core/dose-view.js';
 import { activationJson } from '../core/json-text.js';
 import type { Logger } from '../core/logger.js';
 import { isRelayed } from '../events/postgres-relay.js';
@@ -29,7 +30,7 @@ export interface PublisherDeps {
 /**
  * Committed changes heard on the bus, published for devices, controllers and Home Assistant:
  * each sensor's newest measurement (retained), each actuator's decision whenever the decision
- * watcher announces it (retained, QoS 1), alert events, and the discovery configs. While the link
+ * watcher announces it (retained, QoS 1), alert events, each dose, and the discovery configs. While the link
  * is down nothing is queued: at every (re)connection the current picture is published afresh.
  */
 export function mqttPublisher({ link, topics, discovery, store, services, bus, metrics, log }: PublisherDeps) {
@@ -55,9 +56,12 @@ export function mqttPublisher({ link, topics, discovery, store, services, bus, m
         bus.subscribe('decision', ({ actuator, state }) => {
           out.send('state', topics.state(actuator.actuator_id), activationJson(state), 1, true);
         }),
-        // Each alert event once across instances: by the instance that committed it, not by those it was relayed to.
+        // Each alert event and each dose once across instances: by the instance that committed it, not by those it was relayed to.
         bus.subscribe('alert', (change) => {
           if (!isRelayed(change)) out.send('alert', topics.alerts, JSON.stringify(change), 1, false);
+        }),
+        bus.subscribe('dose', (change) => {
+          if (!isRelayed(change)) out.send('dose', topics.doses(change.dose.actuator_id), JSON.stringify(doseView(change.dose)), 1, false);
         }),
         bus.subscribe('sensor', (change) =>
           change.action === 'deleted' ? devices.forgetSensor(change.sensorId) : devices.sensorChanged(change.sensor),

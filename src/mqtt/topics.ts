@@ -9,6 +9,8 @@ export function topicsOf(prefix: string) {
     activatedFilter: `${prefix}/actuators/+/activated`,
     last: (sensorId: number) => `${prefix}/sensors/${sensorId}/last`,
     state: (actuatorId: number) => `${prefix}/actuators/${actuatorId}/state`,
+    /** Each dose recorded (§15), not retained. */
+    doses: (actuatorId: number) => `${prefix}/actuators/${actuatorId}/doses`,
     alerts: `${prefix}/alerts`,
     errors: `${prefix}/errors`,
   };

@@ -91,6 +91,7 @@ export function storeRepositories(repos: Repositories, fast: FastPaths): Reposit
     alerts: repos.alerts,
     interlocks: repos.interlocks,
     activations: repos.activations,
+    refills: repos.refills,
     sensors: { ...repos.sensors, existing: fast.existingSensors },
     measurements: { ...repos.measurements, last: fast.lastMeasurement, walkWindow: fast.walkWindow },
     actuators: { ...repos.actuators, get: fast.actuator },

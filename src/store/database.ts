@@ -33,7 +33,17 @@ export interface MeasurementTable {
 
 /** The dosing safety settings (migration 030): an insert that leaves them out gets the defaults. */
 type ActuatorSafetySetting =
-  'max_doses_per_hour' | 'max_seconds_per_day' | 'min_response' | 'response_delay' | 'lockout_after' | 'controller_timeout';
+  | 'max_doses_per_hour'
+  | 'max_seconds_per_day'
+  | 'min_response'
+  | 'response_delay'
+  | 'lockout_after'
+  | 'controller_timeout'
+  // The volumes and bottle (migration 035).
+  | 'flow_ml_per_s'
+  | 'max_ml_per_day'
+  | 'stock_ml'
+  | 'stock_low_ml';
 
 /**
  * Every setting is stored (a name left out is null); last_activated is the controller's report.
@@ -74,6 +84,19 @@ export interface ActivationTable {
   value_before: number | null;
   /** null until judged (and for doses never judged). */
   answered: DbBool | null;
+  /** Millilitres: duration × the actuator's flow when the run was reported (migration 035); null without a flow then. */
+  volume_ml: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+/** A refill of an actuator's bottle (API.md §15): the stock it was set to, when and by whom. */
+export interface RefillTable {
+  refill_id: Generated<number>;
+  actuator_id: number;
+  refilled_at: DbTime;
+  /** The bottle's content after the refill, millilitres. */
+  stock_ml: number;
+  /** The user who recorded it (enforced mode); null in open mode. */
+  author: string | null;
 }
 
 export interface UserTable {
@@ -191,6 +214,7 @@ export interface Database {
   actuators: ActuatorTable;
   actuator_interlocks: ActuatorInterlockTable;
   activations: ActivationTable;
+  refills: RefillTable;
   users: UserTable;
   device_tokens: DeviceTokenTable;
   settings: SettingTable;
@@ -208,6 +232,8 @@ export type ActuatorFields = Omit<StoredActuator, 'actuator_id' | 'lockout_since
 export type StoredInterlock = Omit<Selectable<ActuatorInterlockTable>, 'actuator_id' | 'position'>;
 /** A dose as the service handles it: activated_at in epoch ms, answered a boolean or null on both stores. */
 export type StoredActivation = Omit<Selectable<ActivationTable>, 'answered'> & { answered: boolean | null };
+/** A refill as the service handles it: refilled_at in epoch ms. */
+export type StoredRefill = Selectable<RefillTable>;
 
 export type StoredUser = Selectable<UserTable>;
 export type StoredDeviceToken = Selectable<DeviceTokenTable>;

@@ -11,6 +11,7 @@ export type {
   StoredInterlock,
   StoredMeasurement,
   StoredNotification,
+  StoredRefill,
   StoredUser,
 } from './database.js';
 export type { Repositories } from './repositories/index.js';

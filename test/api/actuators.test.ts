@@ -12,7 +12,7 @@ const pump = {
   activation_period: 60,
   activation_duration: 3,
 };
-/** What every actuator answers about dosing safety while none of it was set (API.md §14). */
+/** What every actuator answers about dosing safety and volumes while none of it was set (API.md §14, §15). */
 const actuatorSafetyDefaults = {
   max_doses_per_hour: null,
   max_seconds_per_day: null,
@@ -20,6 +20,10 @@ const actuatorSafetyDefaults = {
   response_delay: null,
   lockout_after: 20,
   controller_timeout: null,
+  flow_ml_per_s: null,
+  max_ml_per_day: null,
+  stock_ml: null,
+  stock_low_ml: null,
   interlocks: [],
   lockout: null,
   last_polled: null,

@@ -219,6 +219,7 @@ describe.each(storeKinds())('dosing safety data (%s)', (kind) => {
           duration: 7.5,
           value_before: 21.5,
           answered: null,
+          volume_ml: null,
         },
         {
           activation_id: expect.any(Number),
@@ -227,6 +228,7 @@ describe.each(storeKinds())('dosing safety data (%s)', (kind) => {
           duration: 3,
           value_before: null,
           answered: null,
+          volume_ml: null,
         },
       ]);
       expect(doses[0].activation_id).toBeGreaterThan(doses[1].activation_id);

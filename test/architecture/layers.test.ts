@@ -21,6 +21,7 @@ const LAYERS: string[][] = [
     'prototypes',
     'sensors',
     'actuators',
+    'doses',
     'measurements',
     'history',
     'alerts',

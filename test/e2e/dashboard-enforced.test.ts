@@ -123,6 +123,7 @@ describe('dashboard in a real browser (enforced mode)', () => {
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await screenshot(page, 'settings-read-only-desktop');
     await page.goto(`${service.url}/ui/#/data`);
+    await page.getByText('Advanced', { exact: true }).click();
     expect(await page.getByRole('button', { name: 'Generate' }).isDisabled()).toBe(true);
     // Reading still works: the export is a read.
     expect(await page.getByRole('button', { name: 'Download CSV' }).isEnabled()).toBe(true);

@@ -166,6 +166,9 @@ describe.each(storeKinds())('dashboard dosing safety in a real browser (%s)', (k
       const phBefore = (await service.get('/sensors/0')).body.find((s: { sensor_id: number }) => s.sensor_id === 2);
       await page.goto(`${service.url}/ui/#/settings`);
       const form = page.locator(`[data-actuator-form="${pump}"]`);
+      // Unfolded (a phone starts with every actuator and sensor folded) from the section links.
+      await page.getByRole('link', { name: 'Base pump', exact: true }).click();
+      await page.getByRole('link', { name: 'pH #2 thresholds' }).click();
       await form.waitFor();
       await form.getByLabel('Max doses per hour').fill('4');
       await form.getByLabel('Max run time per day (s)').fill('90');

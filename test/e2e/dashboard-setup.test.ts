@@ -163,7 +163,8 @@ describe.each(storeKinds())('dashboard: a grower connects a sensor and sees aler
         expect(await form.getByLabel('High', { exact: true }).inputValue()).toBe('3.5');
         await form.getByLabel('Type').selectOption('ph');
         await form.getByRole('button', { name: 'Add sensor' }).click();
-        await page.locator('[data-sensor-form="1"]').waitFor();
+        // Listed at once (folded on a phone).
+        await page.locator('[data-sensor-form="1"]').waitFor({ state: 'attached' });
         expect((await service.get('/sensors/0')).body).toEqual([
           expect.objectContaining({ sensor_id: 1, sensor_type: 'ph', sensor_unit: 'pH', threshold_low: 5.5, threshold_critically_high: 7 }),
         ]);

@@ -110,13 +110,17 @@ describe.each(storeKinds())('dashboard: a grower sets up enforced mode from an e
         await expect.poll(() => picker.locator('option:checked').textContent()).toBe('Seedlings');
         await picker.selectOption({ label: 'Lettuce, bay 1' });
 
-        // Sensors with names: the pH sensor from the Settings form, named over HTTP like the EC one.
+        // Sensors with names: the pH sensor named in the Settings form, the EC one over HTTP.
         await page.goto(`${service.url}/ui/#/settings`);
         const sensorForm = page.locator('[data-sensor-form="new"]');
+        await sensorForm.getByLabel('Name').fill('Reservoir pH');
         await sensorForm.getByLabel('Type').selectOption('ph');
         await sensorForm.getByRole('button', { name: 'Add sensor' }).click();
-        await page.locator('[data-sensor-form="1"]').waitFor();
-        expect((await service.patch('/sensors', [{ sensor_id: 1, sensor_name: 'Reservoir pH' }], { token: adminToken })).status).toBe(200);
+        // Saved, it shows folded to its name on a phone.
+        await page.locator('[data-sensor-form="1"]').waitFor({ state: 'attached' });
+        expect((await service.get('/sensors/0', { token: adminToken })).body).toEqual([
+          expect.objectContaining({ sensor_id: 1, sensor_name: 'Reservoir pH' }),
+        ]);
         const ec = await service.post(
           '/sensors/',
           {
@@ -144,7 +148,7 @@ describe.each(storeKinds())('dashboard: a grower sets up enforced mode from an e
         await pumpForm.getByLabel('Period (s)').fill('300');
         await pumpForm.getByLabel('Duration (s)').fill('2');
         await pumpForm.getByRole('button', { name: 'Add actuator' }).click();
-        await page.locator('[data-actuator-form="1"]').waitFor();
+        await page.locator('[data-actuator-form="1"]').waitFor({ state: 'attached' });
 
         // Users & devices: in the navigation of an administrator.
         await page.getByRole('link', { name: 'Users & devices' }).click();

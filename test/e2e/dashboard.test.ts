@@ -85,7 +85,8 @@ describe.each(storeKinds())('dashboard in a real browser (open mode, %s)', (kind
           await expect.poll(() => page.locator('.sparkline').count()).toBe(3);
         }
         if (name === 'charts') await page.locator('.chart canvas').waitFor();
-        if (name === 'settings') await page.locator('[data-actuator-form="1"]').waitFor();
+        // On a phone each actuator starts folded: there, only in the page.
+        if (name === 'settings') await page.locator('[data-actuator-form="1"]').waitFor({ state: 'attached' });
         if (name === 'camera') await page.getByRole('img', { name: /camera/ }).waitFor();
         if (name === 'data') await page.getByRole('checkbox', { name: 'EC #1' }).waitFor();
         expect(await seriousAccessibilityViolations(page), `${name} at ${size}`).toEqual([]);
@@ -418,7 +419,11 @@ describe.each(storeKinds())('dashboard in a real browser (open mode, %s)', (kind
     const count = async () => (await service.get('/measurements/export?sensor_id=3')).text.trim().split('\n').length - 1;
     const before = await count();
     await page.goto(at('data'));
+    // The generator is folded under Advanced, and adds rather than replaces until told.
+    await page.getByText('Advanced', { exact: true }).click();
     await page.getByLabel('Measurements', { exact: true }).fill('600');
+    expect(await page.getByLabel('Replace all existing measurements').isChecked()).toBe(false);
+    await page.getByLabel('Replace all existing measurements').check();
     await page.getByRole('button', { name: 'Generate' }).click();
     const dialog = page.getByRole('dialog', { name: 'Replace all measurements?' });
     await dialog.waitFor();

@@ -20,7 +20,7 @@ export const temperatureSensorBody = {
   threshold_critically_high: 40,
 };
 
-/** The dosing safety columns of a stored actuator as a new one has them (API.md §14): for fixtures built by hand. */
+/** The dosing safety and volume columns of a stored actuator as a new one has them (API.md §14, §15): for fixtures built by hand. */
 export const storedActuatorSafety = {
   max_doses_per_hour: null,
   max_seconds_per_day: null,
@@ -28,6 +28,10 @@ export const storedActuatorSafety = {
   response_delay: null,
   lockout_after: 20,
   controller_timeout: null,
+  flow_ml_per_s: null,
+  max_ml_per_day: null,
+  stock_ml: null,
+  stock_low_ml: null,
   lockout_since: null,
   lockout_reason: null,
   unanswered_streak: 0,

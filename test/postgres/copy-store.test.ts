@@ -9,7 +9,15 @@ describe.runIf(process.env.TEST_DATABASE_URL)('copying a SQLite store into Postg
   let source: ScratchDatabase;
   let target: ScratchDatabase;
   let token: string;
-  let before: { sensors: unknown; export: string; actuators: unknown; history: unknown; doses: unknown; prototype: unknown };
+  let before: {
+    sensors: unknown;
+    export: string;
+    actuators: unknown;
+    history: unknown;
+    doses: unknown;
+    prototype: unknown;
+    refills: unknown[];
+  };
   beforeAll(async () => {
     source = await scratchDatabase('sqlite');
     target = await scratchDatabase('postgres');
@@ -36,13 +44,18 @@ describe.runIf(process.env.TEST_DATABASE_URL)('copying a SQLite store into Postg
         max_doses_per_hour: 3,
         max_seconds_per_day: 60,
         response_delay: 120,
+        flow_ml_per_s: 0.5,
+        max_ml_per_day: 100,
+        stock_ml: 150,
+        stock_low_ml: 10,
         interlocks: [
           { sensor_id: 3, block_above: 30 },
           { sensor_id: 2, block_below: 4, block_above: 9 },
         ],
       },
     ]);
-    // Doses, one of them judged, and a lockout: the dosing safety state comes along too.
+    // A refill, doses, one of them judged, and a lockout: the dosing safety state and the bottle come along too.
+    await service.post('/actuators/1/refill', { stock_ml: 200 });
     await service.request('PATCH', '/actuators/1/last_activated');
     await service.request('PATCH', '/actuators/1/last_activated');
     const [firstDose] = await service.store.activations.since(1, 0);
@@ -63,6 +76,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('copying a SQLite store into Postg
       history: (await service.get('/measurements/1/aggregate?bucket=1d')).body,
       doses: (await service.get('/actuators/1/activations')).body,
       prototype: (await service.get('/prototypes/4')).body,
+      refills: await service.store.refills.between([1], { endInclusive: false }),
     };
     await service.close();
   });
@@ -84,6 +98,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)('copying a SQLite store into Postg
       expect((await service.get('/sensors/4')).body).toEqual(before.sensors);
       expect((await service.get('/actuators/0')).body).toEqual(before.actuators);
       expect((await service.get('/actuators/1/activations')).body).toEqual(before.doses);
+      expect(before.refills).toHaveLength(1);
+      expect(await service.store.refills.between([1], { endInclusive: false })).toEqual(before.refills);
       expect((await service.get('/prototypes/4')).body).toEqual(before.prototype);
       expect((await service.get('/measurements/export')).text).toBe(before.export);
       // The history buckets come along as they were (they may hold what retention took).
@@ -101,6 +117,9 @@ describe.runIf(process.env.TEST_DATABASE_URL)('copying a SQLite store into Postg
       const doses = (await service.get('/actuators/1/activations')).body;
       expect(doses).toHaveLength(3);
       expect(doses[0].activation_id).toBeGreaterThan(doses[1].activation_id);
+      await service.post('/actuators/1/refill', { stock_ml: 300 });
+      const refills = await service.store.refills.between([1], { endInclusive: false });
+      expect(refills[0].refill_id).toBeGreaterThan(refills[1].refill_id);
     } finally {
       await service.close();
     }

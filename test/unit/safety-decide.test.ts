@@ -247,6 +247,15 @@ describe('decide: boundaries', () => {
     expect(reasonOf(ml(2, 29, null, 10))).toBe('limit');
   });
 
+  it('ml per day over a rolling 24 h: a dose exactly a day old has left it, one a millisecond younger has not', () => {
+    const dayOld = (ageMs: number) => (i: DecisionInput) => {
+      Object.assign(i.actuator, { flow_ml_per_s: 2, max_ml_per_day: 10 });
+      i.doses = [{ activated_at: NOW - ageMs, duration: 5, volume_ml: 10 }];
+    };
+    expect(reasonOf(dayOld(86_400_000))).toBe('ok');
+    expect(reasonOf(dayOld(86_399_999))).toBe('limit');
+  });
+
   it('names the first limit that holds', () => {
     const all = (i: DecisionInput) => {
       Object.assign(i.actuator, { max_doses_per_hour: 1, max_seconds_per_day: 1, max_ml_per_day: 1, flow_ml_per_s: 1 });

@@ -78,6 +78,31 @@ describe('nextDecisionChange: the instants time alone changes the decision', () 
     );
   });
 
+  it('the ml window freeing: when enough volume has left the 24 h for one more dose', () => {
+    // 10 ml a dose (5 s at 2 ml/s): 20 ml in the day + 10 > 25, until the older dose leaves; then 10 + 10 ≤ 25.
+    expectChangeAt(
+      inputWith((i) => {
+        Object.assign(i.actuator, { max_ml_per_day: 25, flow_ml_per_s: 2 });
+        i.doses = [
+          { activated_at: NOW - 7200_000, duration: 5, volume_ml: 10 },
+          { activated_at: NOW - 3600_000, duration: 5, volume_ml: 10 },
+        ];
+      }),
+      NOW - 7200_000 + 86_400_000,
+    );
+    // A volume recorded at an older, larger flow counts as recorded: 30 ml leaves with its dose.
+    expectChangeAt(
+      inputWith((i) => {
+        Object.assign(i.actuator, { max_ml_per_day: 25, flow_ml_per_s: 2 });
+        i.doses = [
+          { activated_at: NOW - 10_000_000, duration: 5, volume_ml: 30 },
+          { activated_at: NOW - 3600_000, duration: 5, volume_ml: 10 },
+        ];
+      }),
+      NOW - 10_000_000 + 86_400_000,
+    );
+  });
+
   it('the earliest of several', () => {
     expect(next(CAUSES.limit, (i) => (i.sensor.settings.stale_after = 120))).toBe(NOW - 1000 + 120_001);
     expect(next(CAUSES.waiting, (i) => (i.sensor.settings.stale_after = 120))).toBe(NOW - 1000 + 120_001);

@@ -8,6 +8,7 @@ import { NewTankButton, NewTankForm } from './components/new-tank';
 import { Dashboard } from './context';
 import { PERMISSION } from './domain/permissions';
 import { tokenPermissions, tokenUsername } from './domain/session-token';
+import { zoneLabel } from './domain/local-time';
 import { AlertsPage } from './pages/alerts';
 import { CameraPage } from './pages/camera';
 import { ChartsPage } from './pages/charts';
@@ -208,15 +209,20 @@ function Shell({ page, settings, canModify, isAdmin, service, theme, onTheme, on
           ))}
         </nav>
       </header>
+      {/* A landmark of its own, so that nothing on the page sits outside one. */}
       {settings.auth_mode === 'open' && (
-        <p class="notice" role="note">
-          Open access: anyone on this network can change these settings. Set <code>AUTH_MODE=enforced</code> to require a login.
-        </p>
+        <aside aria-label="Access">
+          <p class="notice" role="note">
+            Open access: anyone on this network can change these settings. Set <code>AUTH_MODE=enforced</code> to require a login.
+          </p>
+        </aside>
       )}
       {settings.auth_mode === 'enforced' && !canModify && (
-        <p class="notice" role="note">
-          Signed in with read-only access: settings, data generation and changes are disabled.
-        </p>
+        <aside aria-label="Access">
+          <p class="notice" role="note">
+            Signed in with read-only access: settings, data generation and changes are disabled.
+          </p>
+        </aside>
       )}
       <main id="main" tabIndex={-1}>
         <h1 class="page-title">
@@ -238,6 +244,7 @@ function Shell({ page, settings, canModify, isAdmin, service, theme, onTheme, on
         )}
         {prototypes && prototype && !servicePage && children(prototype, prototypes, tanksChanged)}
       </main>
+      <footer class="zone-note muted">Times are in this browser's time zone: {zoneLabel(Date.now())}.</footer>
     </>
   );
 }

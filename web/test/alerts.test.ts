@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Alert } from '../src/api/types';
-import { alertFigures, alertKindText, applyAlertChange, nextBefore } from '../src/domain/alerts';
+import type { Actuator, Alert, Sensor } from '../src/api/types';
+import { alertFigures, alertKindText, alertSubject, applyAlertChange, nextBefore } from '../src/domain/alerts';
 
 const alert = (alert_id: number, change: Partial<Alert> = {}): Alert => ({
   alert_id,
@@ -98,5 +98,21 @@ describe('active alerts in the title and notifications', () => {
     expect(notifiesOf({ event: 'raised', alert: { severity: 'warning', state: 'active' } })).toBe(false);
     expect(notifiesOf({ event: 'acknowledged', alert: critical })).toBe(false);
     expect(notifiesOf({ event: 'cleared', alert: { severity: 'critical', state: 'cleared' } })).toBe(false);
+  });
+});
+
+describe('alertSubject', () => {
+  const sensors = [{ sensor_id: 2, sensor_type: 'ph', sensor_name: 'Tank pH' }] as unknown as Sensor[];
+  const actuators = [{ actuator_id: 5, actuator_type: 'acid_pump', actuator_name: null }] as unknown as Actuator[];
+
+  it("names an alert by its sensor's name, else its actuator's", () => {
+    expect(alertSubject({ sensor_id: 2, actuator_id: null }, sensors, actuators)).toBe('Tank pH');
+    expect(alertSubject({ sensor_id: null, actuator_id: 5 }, sensors, actuators)).toBe('Acid pump #5');
+  });
+
+  it('falls back to the id only for what the page does not know, and to the service for its own', () => {
+    expect(alertSubject({ sensor_id: 9, actuator_id: null }, sensors, actuators)).toBe('Sensor #9');
+    expect(alertSubject({ sensor_id: null, actuator_id: 8 }, sensors)).toBe('Actuator #8');
+    expect(alertSubject({ sensor_id: null, actuator_id: null }, sensors, actuators)).toBe('Service');
   });
 });

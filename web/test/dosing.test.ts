@@ -85,9 +85,13 @@ describe('conditionText', () => {
     expect(conditionText('pH', 7.1, 'high', 6.5)).toEqual({ text: 'pH 7.1 is above 6.5', met: true });
     expect(conditionText('pH', 6.2, 'high', 6.5)).toEqual({ text: 'pH 6.2 is not above 6.5', met: false });
     expect(conditionText('EC', 0.8, 'low', 1.2).text).toBe('EC 0.8 is below 1.2');
-    expect(conditionText('EC', 1.2, 'low_or_high', 1.2)).toEqual({ text: 'EC 1.2 equals 1.2', met: false });
-    expect(conditionText('EC', 1.3, 'low_or_high', 1.2).met).toBe(true);
     expect(conditionText('EC', 1.23456, 'low', 2).text).toBe('EC 1.235 is below 2');
+  });
+
+  it('says which side of the value "below or above" is on, as the rule reads it', () => {
+    expect(conditionText('EC', 1.3, 'low_or_high', 1.2)).toEqual({ text: 'EC 1.3 is above 1.2', met: true });
+    expect(conditionText('EC', 1.1, 'low_or_high', 1.2)).toEqual({ text: 'EC 1.1 is below 1.2', met: true });
+    expect(conditionText('EC', 1.2, 'low_or_high', 1.2)).toEqual({ text: 'EC 1.2 is neither below nor above 1.2', met: false });
   });
 
   it('says when there is nothing to compare', () => {

@@ -14,6 +14,7 @@ import { alertSubjectsMigration } from './031_alert_subjects.js';
 import { lastPolledMigration } from './032_last_polled.js';
 import { deviceTokensMigration } from './033_device_tokens.js';
 import { sensorNamesMigration } from './034_sensor_names.js';
+import { volumesStockMigration } from './035_volumes_stock.js';
 
 /**
  * Migrations are code, not files found at run time, so the built service carries them. Names sort
@@ -36,6 +37,7 @@ export function migrationProvider(dialect: Dialect, log: MigrationLog = () => {}
     '032_last_polled': lastPolledMigration(dialect.schema),
     '033_device_tokens': deviceTokensMigration(dialect.schema),
     '034_sensor_names': sensorNamesMigration(),
+    '035_volumes_stock': volumesStockMigration(dialect.schema),
   };
   return { getMigrations: async () => migrations };
 }

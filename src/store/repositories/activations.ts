@@ -8,8 +8,11 @@ const toActivation = (row: Selectable<ActivationTable>): StoredActivation => ({
   answered: row.answered === null ? null : Boolean(row.answered),
 });
 
-/** A dose to record: what was reported and what its sensor read then. */
+/** A dose to record: what was reported, what its sensor read then and the volume it took. */
 export type NewActivation = Omit<StoredActivation, 'activation_id' | 'answered'>;
+
+/** What a dose adds to the totals of its bucket. */
+export type DoseAmountRow = Pick<StoredActivation, 'activation_id' | 'activated_at' | 'duration' | 'volume_ml'>;
 
 /** The doses of each actuator (API.md §14): one row per run the controller reported. */
 export function activationRepository(db: Kysely<Database>, dialect: Dialect) {
@@ -23,6 +26,7 @@ export function activationRepository(db: Kysely<Database>, dialect: Dialect) {
           duration: dose.duration,
           value_before: dose.value_before,
           answered: null,
+          volume_ml: dose.volume_ml,
         })
         .returningAll()
         .executeTakeFirstOrThrow();
@@ -40,6 +44,26 @@ export function activationRepository(db: Kysely<Database>, dialect: Dialect) {
       if (before !== undefined) query = query.where('activation_id', '<', before);
       const rows = await query.orderBy('activation_id', 'desc').limit(limit).execute();
       return rows.map(toActivation);
+    },
+
+    /**
+     * One page of the actuator's doses in `window`, oldest first (by time, then id), after the
+     * dose `after` when given: what the dose totals fold, a page at a time.
+     */
+    async amounts(actuatorId: number, window: TimeWindow, limit: number, after?: DoseAmountRow): Promise<DoseAmountRow[]> {
+      let query = db
+        .selectFrom('activations')
+        .select(['activation_id', 'activated_at', 'duration', 'volume_ml'])
+        .where('actuator_id', '=', actuatorId);
+      if (window.start !== undefined) query = query.where('activated_at', '>=', dialect.at(window.start));
+      if (window.end !== undefined) query = query.where('activated_at', window.endInclusive ? '<=' : '<', dialect.at(window.end));
+      if (after !== undefined) {
+        const at = dialect.at(after.activated_at);
+        query = query.where((eb) =>
+          eb.or([eb('activated_at', '>', at), eb.and([eb('activated_at', '=', at), eb('activation_id', '>', after.activation_id)])]),
+        );
+      }
+      return query.orderBy('activated_at').orderBy('activation_id').limit(limit).execute();
     },
 
     /** The actuator's doses recorded at or after `from`, oldest first: what the rolling limits and the judging read. */

@@ -19,6 +19,10 @@ export function actuatorRepository(db: Kysely<Database>, dialect: Dialect) {
     response_delay: a.response_delay,
     lockout_after: a.lockout_after,
     controller_timeout: a.controller_timeout,
+    flow_ml_per_s: a.flow_ml_per_s,
+    max_ml_per_day: a.max_ml_per_day,
+    stock_ml: a.stock_ml,
+    stock_low_ml: a.stock_low_ml,
     enabled: dialect.bool(a.enabled),
     last_activated: dialect.time(a.last_activated),
   });
@@ -31,6 +35,17 @@ export function actuatorRepository(db: Kysely<Database>, dialect: Dialect) {
 
     async get(actuatorId: number): Promise<StoredActuator | undefined> {
       const row = await db.selectFrom('actuators').selectAll().where('actuator_id', '=', actuatorId).executeTakeFirst();
+      return row && toActuator(row);
+    },
+
+    /**
+     * Inside a transaction, the actuator with its row locked against other writers until the
+     * transaction ends (see `Dialect.forUpdate`): what a write computed from the row (the stock a
+     * dose leaves) reads, so that concurrent writes take turns and none is lost.
+     */
+    async getForUpdate(actuatorId: number): Promise<StoredActuator | undefined> {
+      const query = db.selectFrom('actuators').selectAll().where('actuator_id', '=', actuatorId);
+      const row = await dialect.forUpdate(query).executeTakeFirst();
       return row && toActuator(row);
     },
 
@@ -135,10 +150,22 @@ export function actuatorRepository(db: Kysely<Database>, dialect: Dialect) {
       }
     },
 
-    async markActivated(actuatorId: number, at: number): Promise<StoredActuator | undefined> {
+    /** A reported run: last_activated becomes `at`, and the bottle holds `stockMl` when given (what the dose left). */
+    async markActivated(actuatorId: number, at: number, stockMl?: number | null): Promise<StoredActuator | undefined> {
       const row = await db
         .updateTable('actuators')
-        .set({ last_activated: dialect.time(at) })
+        .set(stockMl === undefined ? { last_activated: dialect.time(at) } : { last_activated: dialect.time(at), stock_ml: stockMl })
+        .where('actuator_id', '=', actuatorId)
+        .returningAll()
+        .executeTakeFirst();
+      return row && toActuator(row);
+    },
+
+    /** Sets the bottle's content (a refill); answers the actuator, undefined when it does not exist. */
+    async setStock(actuatorId: number, stockMl: number): Promise<StoredActuator | undefined> {
+      const row = await db
+        .updateTable('actuators')
+        .set({ stock_ml: stockMl })
         .where('actuator_id', '=', actuatorId)
         .returningAll()
         .executeTakeFirst();

@@ -10,6 +10,7 @@ import { interlockRepository } from './interlocks.js';
 import { measurementRepository } from './measurements.js';
 import { pictureRepository } from './pictures.js';
 import { prototypeRepository } from './prototypes.js';
+import { refillRepository } from './refills.js';
 import { sensorRepository } from './sensors.js';
 import { settingRepository } from './settings.js';
 import { userRepository } from './users.js';
@@ -25,6 +26,7 @@ export function repositories(db: Kysely<Database>, dialect: Dialect) {
     actuators: actuatorRepository(db, dialect),
     interlocks: interlockRepository(db),
     activations: activationRepository(db, dialect),
+    refills: refillRepository(db, dialect),
     users: userRepository(db, dialect),
     deviceTokens: deviceTokenRepository(db, dialect),
     pictures: pictureRepository(db, dialect),

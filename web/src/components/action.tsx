@@ -1,10 +1,12 @@
 import { useState } from 'preact/hooks';
+import { keepFocus } from './focus';
 
-/** A button's action: busy while it runs, and what went wrong, in words, when it fails. */
+/** A button's action: busy while it runs (focus kept on the button), and what went wrong, in words, when it fails. */
 export function useAction() {
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const act = async (what: string, action: () => Promise<void>) => {
+    const giveFocusBack = keepFocus();
     setBusy(true);
     try {
       await action();
@@ -13,6 +15,7 @@ export function useAction() {
       setProblem(`Could not ${what}: ${(error as Error).message}`);
     } finally {
       setBusy(false);
+      giveFocusBack();
     }
   };
   return { busy, problem, act };

@@ -13,12 +13,13 @@ import {
   pollText,
 } from '../domain/dosing';
 import { actuatorName, CONDITION_LABELS, SENSOR_TYPE_LABELS, sensorName } from '../domain/labels';
-import { timeSince } from '../domain/time';
+import { localizeInstants } from '../domain/local-time';
 import { useNow } from '../state/clock';
 import { ActionProblem, useAction } from './action';
 import { ActuatorRecords } from './actuator-records';
 import { ConfirmDialog } from './confirm';
 import { ConnectButton } from './connect-panel';
+import { When } from './when';
 import { actuatorConnect } from '../domain/connect';
 
 /** The doses a card knows: those of the last 24 h, and whether any was ever recorded. */
@@ -91,7 +92,7 @@ export function ActuatorCard({ actuator, state, doses, sensor, paused, nowMs, on
         <dt>Decision</dt>
         <dd>
           <span class="decision">{words.text}</span>
-          {words.detail && <small class="decision-detail muted">{words.detail}</small>}
+          {words.detail && <small class="decision-detail muted">{localizeInstants(words.detail)}</small>}
         </dd>
         <dt>Value</dt>
         <dd class="condition" data-met={value.met === null ? undefined : String(value.met)}>
@@ -103,9 +104,7 @@ export function ActuatorCard({ actuator, state, doses, sensor, paused, nowMs, on
           {state.period} s
         </dd>
         <dt>Last run</dt>
-        <dd class="last-run">
-          {neverRun ? 'never run' : <time dateTime={actuator.last_activated}>{timeSince(actuator.last_activated, nowMs)}</time>}
-        </dd>
+        <dd class="last-run">{neverRun ? 'never run' : <When at={actuator.last_activated} nowMs={nowMs} />}</dd>
         {actuator.enabled && (
           <>
             <dt>Next dose</dt>
@@ -161,11 +160,7 @@ function Lockout({ actuator, onUnlocked }: { actuator: Actuator; onUnlocked: (ac
   return (
     <div class="lockout" role="group" aria-label={`${name} is locked out`}>
       <p>
-        <strong>Locked out</strong> since{' '}
-        <time dateTime={lockout.since} title={new Date(lockout.since).toLocaleString()}>
-          {new Date(lockout.since).toLocaleString()}
-        </time>
-        : {lockout.reason}
+        <strong>Locked out</strong> since <When at={lockout.since} />: {localizeInstants(lockout.reason)}
       </p>
       <button type="button" class="danger" disabled={!canModify || busy} onClick={() => setConfirming(true)}>
         Unlock

@@ -1,23 +1,26 @@
+import { useEffect, useRef } from 'preact/hooks';
 import { api } from '../api/endpoints';
-import type { Alert, Sensor } from '../api/types';
+import type { Actuator, Alert, Sensor } from '../api/types';
 import { ActionProblem, useAction } from './action';
+import { focusOutcome } from './focus';
+import { When } from './when';
 import { useDashboard } from '../context';
-import { alertFigures, alertKindText } from '../domain/alerts';
-import { sensorName } from '../domain/labels';
+import { alertFigures, alertKindText, alertSubject } from '../domain/alerts';
 import { mlText } from '../domain/volumes';
-import { timeSince } from '../domain/time';
 import { displayFor, formatValue } from '../domain/units';
 
 interface Props {
   alerts: Alert[];
   sensors: Sensor[];
+  /** The tank's actuators, to name the alerts about them. */
+  actuators?: Actuator[];
   nowMs: number;
   /** The acknowledged alert, as the service answered it. */
   onChange: (alert: Alert) => void;
 }
 
 /** Alerts, newest first, each with what raised it and an acknowledge button while nobody has. */
-export function AlertList({ alerts, sensors, nowMs, onChange }: Props) {
+export function AlertList({ alerts, sensors, actuators = [], nowMs, onChange }: Props) {
   return (
     <ul class="alerts">
       {alerts.map((alert) => (
@@ -25,6 +28,7 @@ export function AlertList({ alerts, sensors, nowMs, onChange }: Props) {
           key={alert.alert_id}
           alert={alert}
           sensor={sensors.find((s) => s.sensor_id === alert.sensor_id)}
+          name={alertSubject(alert, sensors, actuators)}
           nowMs={nowMs}
           onChange={onChange}
         />
@@ -33,23 +37,41 @@ export function AlertList({ alerts, sensors, nowMs, onChange }: Props) {
   );
 }
 
-function AlertItem({ alert, sensor, nowMs, onChange }: { alert: Alert; sensor?: Sensor; nowMs: number; onChange: (alert: Alert) => void }) {
+interface ItemProps {
+  alert: Alert;
+  sensor?: Sensor;
+  name: string;
+  nowMs: number;
+  onChange: (alert: Alert) => void;
+}
+
+function AlertItem({ alert, sensor, name, nowMs, onChange }: ItemProps) {
   const { canModify, prefs } = useDashboard();
   const { busy, problem, act } = useAction();
+  // The Acknowledge button gives way to who acknowledged it: focus goes there, not to the top of the page.
+  const acknowledgedByMe = useRef(false);
+  const outcome = useRef<HTMLSpanElement>(null);
+  useEffect(() => {
+    if (!alert.acknowledged_at || !acknowledgedByMe.current) return;
+    acknowledgedByMe.current = false;
+    focusOutcome(outcome.current);
+  }, [alert.acknowledged_at]);
   const display = sensor ? displayFor(sensor.sensor_unit, prefs) : { unit: '', convert: (v: number) => v };
   const value = (v: number | null) => (v === null ? '—' : `${formatValue(display.convert(v))} ${display.unit}`.trim());
-  // An alert may be about an actuator or about the service itself (a failed backup).
-  const name = sensor
-    ? sensorName(sensor)
-    : alert.sensor_id !== null
-      ? `Sensor #${alert.sensor_id}`
-      : alert.actuator_id !== null
-        ? `Actuator #${alert.actuator_id}`
-        : 'Service';
   const tone = alert.state === 'cleared' ? 'unknown' : alert.severity;
   const figures = alertFigures(alert);
 
-  const acknowledge = () => act('acknowledge', async () => onChange(await api.acknowledgeAlert(alert.alert_id)));
+  const acknowledge = () =>
+    act('acknowledge', async () => {
+      // Set first: the stream's acknowledgement may arrive before the answer.
+      acknowledgedByMe.current = true;
+      try {
+        onChange(await api.acknowledgeAlert(alert.alert_id));
+      } catch (error) {
+        acknowledgedByMe.current = false;
+        throw error;
+      }
+    });
 
   return (
     <li class={`card alert tone-${tone}`} data-alert-id={alert.alert_id} data-state={alert.state}>
@@ -60,11 +82,11 @@ function AlertItem({ alert, sensor, nowMs, onChange }: { alert: Alert; sensor?: 
         <span class={`badge tone-${tone}`}>{alert.state === 'cleared' ? 'cleared' : alert.severity}</span>
       </div>
       <p class="meta">
-        Raised <time dateTime={alert.raised_at}>{timeSince(alert.raised_at, nowMs)}</time>
+        Raised <When at={alert.raised_at} nowMs={nowMs} both />
         {alert.cleared_at && (
           <>
             {' '}
-            · cleared <time dateTime={alert.cleared_at}>{timeSince(alert.cleared_at, nowMs)}</time>
+            · cleared <When at={alert.cleared_at} nowMs={nowMs} both />
           </>
         )}
         {figures === 'readings' && (
@@ -77,9 +99,9 @@ function AlertItem({ alert, sensor, nowMs, onChange }: { alert: Alert; sensor?: 
       </p>
       <div class="actions">
         {alert.acknowledged_at ? (
-          <span class="muted acknowledged">
+          <span class="muted acknowledged" ref={outcome} tabIndex={-1}>
             Acknowledged {alert.acknowledged_by ? `by ${alert.acknowledged_by} ` : ''}
-            <time dateTime={alert.acknowledged_at}>{timeSince(alert.acknowledged_at, nowMs)}</time>
+            <When at={alert.acknowledged_at} nowMs={nowMs} />
           </span>
         ) : alert.state === 'cleared' ? (
           // Over without anyone answering it: nothing left to acknowledge.

@@ -4,6 +4,7 @@ import { useDashboard } from '../context';
 import { durationText, pauseLeftMs } from '../domain/dosing';
 import { useNow } from '../state/clock';
 import { ActionProblem, useAction } from './action';
+import { When } from './when';
 
 const PRESETS = [
   { label: '15 min', seconds: 15 * 60 },
@@ -43,7 +44,7 @@ export function PauseControl({ pausedUntil, onChange }: { pausedUntil: string | 
         {left !== null && pausedUntil ? (
           <>
             <strong>Dosing paused</strong>: <span class="pause-left">{durationText(left, 'floor')}</span> left (until{' '}
-            <time dateTime={pausedUntil}>{new Date(pausedUntil).toLocaleTimeString()}</time>)
+            <When at={pausedUntil} timeOnly />)
           </>
         ) : (
           <>

@@ -5,6 +5,7 @@ import type { Note } from '../api/records';
 import type { ThresholdBand } from '../domain/bands';
 import { type PlotBox, sameBox } from '../domain/chart-notes';
 import { ChartNotes } from './chart-notes';
+import { localDateTimeZoned } from '../domain/local-time';
 
 export interface ChartSeries {
   key: string;
@@ -102,7 +103,8 @@ export function TimeChart({ series, startMs, endMs, bands, onZoom, height = 360,
           : {}),
       },
       series: [
-        {},
+        // The legend's time under the cursor: local, with seconds and the zone.
+        { value: (_u: uPlot, seconds: number | null) => (seconds === null ? '--' : localDateTimeZoned(seconds * 1000)) },
         ...current.map((s, i) => ({
           label: `${s.label} (${s.unit})${s.lows ? ', mean' : ''}`,
           scale: `y-${s.key}`,

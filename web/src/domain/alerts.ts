@@ -1,4 +1,5 @@
-import type { Alert } from '../api/types';
+import type { Actuator, Alert, Sensor } from '../api/types';
+import { actuatorName, sensorName } from './labels';
 
 /**
  * A list of alerts as alert events change it: the changed alert replaces its older self, and
@@ -36,6 +37,25 @@ export function alertKindText(alert: Pick<Alert, 'kind' | 'severity'>): string {
 export function alertFigures(alert: Pick<Alert, 'kind' | 'value'>): 'readings' | 'stock' | null {
   if (alert.value === null || alert.kind === 'stale') return null;
   return (alert.kind as string) === 'stock_low' ? 'stock' : 'readings';
+}
+
+/**
+ * What an alert is about, by the grower's names: its sensor ("pH #2", or the name given), else its
+ * actuator, else the service itself (a failed backup). An id alone only for one the page does not
+ * know (of another tank, or deleted since).
+ */
+export function alertSubject(
+  alert: Pick<Alert, 'sensor_id' | 'actuator_id'>,
+  sensors: readonly Sensor[],
+  actuators: readonly Actuator[] = [],
+): string {
+  const sensor = alert.sensor_id !== null ? sensors.find((s) => s.sensor_id === alert.sensor_id) : undefined;
+  if (sensor) return sensorName(sensor);
+  const actuator = alert.actuator_id !== null ? actuators.find((a) => a.actuator_id === alert.actuator_id) : undefined;
+  if (actuator) return actuatorName(actuator);
+  if (alert.sensor_id !== null) return `Sensor #${alert.sensor_id}`;
+  if (alert.actuator_id !== null) return `Actuator #${alert.actuator_id}`;
+  return 'Service';
 }
 
 /** The paging cursor for the next (older) page: the last alert's id, or none when the page was not full. */

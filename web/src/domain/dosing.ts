@@ -111,10 +111,12 @@ export function countdownText(msLeft: number): string {
   return msLeft > 0 ? `may dose in ${durationText(msLeft)}` : 'may dose now';
 }
 
-const COMPARISON: Record<Exclude<ActivationCondition, 'always'>, (v: number, t: number) => [boolean, string, string]> = {
-  high: (v, t) => [v > t, 'is above', 'is not above'],
-  low: (v, t) => [v < t, 'is below', 'is not below'],
-  low_or_high: (v, t) => [v !== t, 'differs from', 'equals'],
+/** Whether the rule holds, and the words for the value against the threshold: as the rule reads it. */
+const COMPARISON: Record<Exclude<ActivationCondition, 'always'>, (v: number, t: number) => [boolean, string]> = {
+  high: (v, t) => (v > t ? [true, 'is above'] : [false, 'is not above']),
+  low: (v, t) => (v < t ? [true, 'is below'] : [false, 'is not below']),
+  // "below or above": the side it is on, or that it is on neither.
+  low_or_high: (v, t) => (v < t ? [true, 'is below'] : v > t ? [true, 'is above'] : [false, 'is neither below nor above']),
 };
 
 /**
@@ -129,8 +131,8 @@ export function conditionText(
 ): { text: string; met: boolean | null } {
   if (condition === 'always') return { text: 'runs whatever the value', met: true };
   if (value === null || value === undefined) return { text: `${sensorLabel} has no reading yet`, met: null };
-  const [met, yes, no] = COMPARISON[condition](value, threshold);
-  return { text: `${sensorLabel} ${round(value)} ${met ? yes : no} ${round(threshold)}`, met };
+  const [met, words] = COMPARISON[condition](value, threshold);
+  return { text: `${sensorLabel} ${round(value)} ${words} ${round(threshold)}`, met };
 }
 
 const round = (n: number) => String(Math.round(n * 1000) / 1000);

@@ -28,6 +28,14 @@ export function presetRange(id: PresetId, nowMs: number): TimeRange {
   return { startMs: nowMs - preset.ms, endMs: nowMs };
 }
 
+/** The export's quick ranges: From that long before now, To left open (up to now); null: everything. */
+export const EXPORT_PRESETS = [
+  { id: '24h', label: 'Last 24 hours', ms: 86_400_000 },
+  { id: '7d', label: 'Last 7 days', ms: 7 * 86_400_000 },
+  { id: '30d', label: 'Last 30 days', ms: 30 * 86_400_000 },
+  { id: 'all', label: 'All time', ms: null },
+] as const;
+
 /** The value of a `datetime-local` input for an instant, in the browser's time zone. */
 export function toLocalInput(ms: number): string {
   const date = new Date(ms);

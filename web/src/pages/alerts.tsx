@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api } from '../api/endpoints';
-import type { Alert, AlertQuery, Sensor } from '../api/types';
+import type { Actuator, Alert, AlertQuery, Sensor } from '../api/types';
 import { AlertList } from '../components/alert-list';
 import { AlertReach } from '../components/alert-reach';
 import { SelectField } from '../components/fields';
@@ -24,6 +24,7 @@ const STATES: { value: StateFilter; label: string }[] = [
 export function AlertsPage() {
   const { prototype, settings } = useDashboard();
   const [sensors, setSensors] = useState<Sensor[]>([]);
+  const [actuators, setActuators] = useState<Actuator[]>([]);
   const [state, setState] = useState<StateFilter>('active');
   const [sensorId, setSensorId] = useState<number | 'all'>('all');
   const [alerts, setAlerts] = useState<Alert[] | null>(null);
@@ -42,6 +43,8 @@ export function AlertsPage() {
 
   useEffect(() => {
     api.sensors(prototype.prototype_id).then(setSensors, () => setSensors([]));
+    // To name the alerts about a pump; without them it is named by its id.
+    api.actuators(prototype.prototype_id).then(setActuators, () => setActuators([]));
   }, [prototype.prototype_id]);
 
   /** Reads the first page again, or the next older one. */
@@ -107,6 +110,7 @@ export function AlertsPage() {
         <AlertList
           alerts={alerts}
           sensors={sensors}
+          actuators={actuators}
           nowMs={nowMs}
           onChange={(alert) => setAlerts((current) => current && applyAlertChange(current, alert, keeps))}
         />

@@ -1,10 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api/endpoints';
 import { ApiError } from '../api/errors';
+import { When } from '../components/when';
 import { useDashboard } from '../context';
 import { Timelapses } from './timelapses';
 
-type Shot = { url: string; at: Date } | { problem: string } | null;
+/** The picture, or why there is none: `noCamera` when no source is set and nothing was ever uploaded. */
+type Shot = { url: string; at: Date } | { problem: string; noCamera: boolean } | null;
 
 /** The camera's current picture, fetched on demand (the service caches and shares captures), and its timelapses. */
 export function CameraPage() {
@@ -20,10 +22,10 @@ export function CameraPage() {
       setShot({ url: URL.createObjectURL(blob), at: new Date() });
     } catch (error) {
       const unavailable = error instanceof ApiError && error.status === 503;
+      const sourceSet = settings.picture_source_set ?? true;
       setShot({
-        problem: unavailable
-          ? cameraProblem(settings.picture_source_set ?? true)
-          : `Could not load the picture: ${(error as Error).message}`,
+        problem: unavailable ? cameraProblem(sourceSet) : `Could not load the picture: ${(error as Error).message}`,
+        noCamera: unavailable && !sourceSet,
       });
     } finally {
       setBusy(false);
@@ -47,7 +49,11 @@ export function CameraPage() {
         <button type="button" onClick={refresh} disabled={busy}>
           {busy ? 'Refreshing…' : 'Refresh picture'}
         </button>
-        {shot && 'at' in shot && <span class="muted">Taken at {shot.at.toLocaleTimeString()}</span>}
+        {shot && 'at' in shot && (
+          <span class="muted">
+            Taken at <When at={shot.at.getTime()} timeOnly />
+          </span>
+        )}
       </div>
       <div class="card picture">
         {!shot && <p class="loading">Loading…</p>}
@@ -58,7 +64,7 @@ export function CameraPage() {
         )}
         {shot && 'url' in shot && <img src={shot.url} alt="The prototype seen by its camera" />}
       </div>
-      <Timelapses />
+      <Timelapses noCamera={shot !== null && 'noCamera' in shot && shot.noCamera} />
     </div>
   );
 }

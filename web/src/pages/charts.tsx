@@ -7,6 +7,7 @@ import { useDashboard } from '../context';
 import { thresholdBands } from '../domain/bands';
 import { doseTicks } from '../domain/dosing';
 import { sensorName } from '../domain/labels';
+import { localDateTime, zoneLabel } from '../domain/local-time';
 import { aggregateColumns, bucketWidthSec, dropBefore, foldReading, rawColumns, type SeriesColumns } from '../domain/live-series';
 import { fromLocalInput, PRESET_RANGES, type PresetId, presetRange, type TimeRange, toLocalInput } from '../domain/time';
 import { displayFor } from '../domain/units';
@@ -273,7 +274,7 @@ export function ChartsPage() {
         )}
         {readings && (
           <p class="muted chart-note" data-points={points}>
-            {new Date(readings.range.startMs).toLocaleString()} – {new Date(readings.range.endMs).toLocaleString()} ·{' '}
+            {localDateTime(readings.range.startMs)} – {localDateTime(readings.range.endMs)} ({zoneLabel(readings.range.endMs)}) ·{' '}
             {readings.aggregate
               ? `${points} buckets: the line is each one's mean, the shade its lowest to highest`
               : `${points} points (at most about one per pixel)`}

@@ -4,12 +4,14 @@ import { type FieldErrors, fieldErrors } from '../api/errors';
 import type { Sensor } from '../api/types';
 import { ConfirmDialog } from '../components/confirm';
 import { CheckField, FormActions, FormError, NumberField } from '../components/fields';
+import { keepFocus } from '../components/focus';
 import { useDashboard } from '../context';
 import { sensorName } from '../domain/labels';
+import { zoneLabel } from '../domain/local-time';
 import { parseNumbers } from '../domain/numbers';
-import { fromLocalInput } from '../domain/time';
+import { EXPORT_PRESETS, fromLocalInput, toLocalInput } from '../domain/time';
 
-/** CSV export with filters, and demo data for a fresh installation. */
+/** CSV export with filters; demo data for a fresh installation, folded away under Advanced. */
 export function DataPage() {
   const { prototype } = useDashboard();
   const [sensors, setSensors] = useState<Sensor[]>([]);
@@ -19,7 +21,13 @@ export function DataPage() {
   return (
     <div class="data">
       <ExportForm sensors={sensors} />
-      <GeneratorForm />
+      <details class="card advanced" data-section="advanced">
+        <summary>
+          <h2 id="advanced-heading">Advanced</h2>
+          <span class="muted"> synthetic data for demos</span>
+        </summary>
+        <GeneratorForm />
+      </details>
     </div>
   );
 }
@@ -35,6 +43,7 @@ function ExportForm({ sensors }: { sensors: Sensor[] }) {
 
   const download = async (event: Event) => {
     event.preventDefault();
+    const giveFocusBack = keepFocus();
     setBusy(true);
     setStatus('');
     try {
@@ -57,6 +66,7 @@ function ExportForm({ sensors }: { sensors: Sensor[] }) {
       setErrors(fieldErrors(error));
     } finally {
       setBusy(false);
+      giveFocusBack();
     }
   };
 
@@ -76,6 +86,21 @@ function ExportForm({ sensors }: { sensors: Sensor[] }) {
           />
         ))}
       </fieldset>
+      <div class="export-presets" role="group" aria-label="Time range">
+        {EXPORT_PRESETS.map((preset) => (
+          <button
+            key={preset.id}
+            type="button"
+            class="ghost"
+            onClick={() => {
+              setFrom(preset.ms === null ? '' : toLocalInput(Date.now() - preset.ms));
+              setTo('');
+            }}
+          >
+            {preset.label}
+          </button>
+        ))}
+      </div>
       <div class="grid">
         <div class="field" data-field="start_time">
           <label for="export-from">From (optional)</label>
@@ -96,6 +121,7 @@ function ExportForm({ sensors }: { sensors: Sensor[] }) {
           )}
         </div>
       </div>
+      <p class="muted hint">From and To are in this browser's time ({zoneLabel(Date.now())}); the file's times are UTC (ISO 8601).</p>
       <FormError errors={errors} names={['_form', 'sensor_id', 'prototype_id']} />
       <FormActions submit={busy ? 'Exporting…' : 'Download CSV'} disabled={busy} status={status} />
     </form>
@@ -105,7 +131,8 @@ function ExportForm({ sensors }: { sensors: Sensor[] }) {
 function GeneratorForm() {
   const { canModify } = useDashboard();
   const [count, setCount] = useState('5000');
-  const [replace, setReplace] = useState(true);
+  // Adding is the safe default: replacing deletes every stored measurement (and asks first).
+  const [replace, setReplace] = useState(false);
   const [asking, setAsking] = useState(false);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [status, setStatus] = useState('');
@@ -115,6 +142,7 @@ function GeneratorForm() {
     setAsking(false);
     const parsed = parseNumbers({ nb_measurements: count });
     if (parsed.errors.nb_measurements) return setErrors(parsed.errors);
+    const giveFocusBack = keepFocus();
     setBusy(true);
     setStatus('');
     try {
@@ -125,6 +153,7 @@ function GeneratorForm() {
       setErrors(fieldErrors(error));
     } finally {
       setBusy(false);
+      giveFocusBack();
     }
   };
 
@@ -136,8 +165,8 @@ function GeneratorForm() {
   };
 
   return (
-    <form class="card form" onSubmit={submit} aria-labelledby="generator-heading">
-      <h2 id="generator-heading">Synthetic data</h2>
+    <form class="form" onSubmit={submit} aria-labelledby="generator-heading">
+      <h3 id="generator-heading">Synthetic data</h3>
       <p class="muted">Plausible random readings for every sensor over the last year, day and hour: for demos and trying the dashboard.</p>
       <div class="grid">
         <NumberField

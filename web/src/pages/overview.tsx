@@ -14,6 +14,7 @@ import { pauseLeftMs } from '../domain/dosing';
 import { sensorName } from '../domain/labels';
 import { dropBefore, foldReading, rawColumns, type SeriesColumns } from '../domain/live-series';
 import { isStale, LEVEL_LABELS, type ReportedLevel, severityOf, valueLevel } from '../domain/levels';
+import { localDateTimeZoned } from '../domain/local-time';
 import { timeSince } from '../domain/time';
 import { displayFor, formatValue } from '../domain/units';
 import { type ActuatorChange, useLive } from '../live';
@@ -77,6 +78,7 @@ function withReportedDose(doses: ActuatorDoses | undefined, before: Actuator | u
     duration: after.activation_duration,
     value_before: null,
     answered: null,
+    volume_ml: null,
   };
   return { day: [dose, ...doses.day], newest: dose };
 }
@@ -247,6 +249,7 @@ export function OverviewPage() {
               <AlertList
                 alerts={snapshot.alerts}
                 sensors={snapshot.sensors.map((view) => view.sensor)}
+                actuators={snapshot.actuators.map((view) => view.actuator)}
                 nowMs={nowMs}
                 onChange={acknowledged}
               />
@@ -351,7 +354,7 @@ function SensorCard({ view, day, nowMs }: { view: SensorView; day?: SeriesColumn
       )}
       <p class="meta">
         {last ? (
-          <time dateTime={last.timestamp} title={new Date(last.timestamp).toLocaleString()}>
+          <time dateTime={last.timestamp} title={localDateTimeZoned(last.timestamp)}>
             {stale ? 'Stale: last reading ' : 'Last reading '}
             {timeSince(last.timestamp, nowMs)}
           </time>

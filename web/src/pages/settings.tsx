@@ -1,17 +1,18 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api } from '../api/endpoints';
-import { ApiError, type FieldErrors, fieldErrors } from '../api/errors';
+import { type FieldErrors, fieldErrors } from '../api/errors';
 import type { ActivationCondition, Actuator, ActuatorType, Sensor, SensorType } from '../api/types';
+import { CascadeDeleteDialog, useCascadeDelete } from '../components/cascade-delete';
 import { ConfirmDialog } from '../components/confirm';
-import { SectionLinks, SettingsSection } from '../components/sections';
+import { reveal, type Section, SectionLinks, SettingsItem, SettingsSection } from '../components/sections';
 import { TankSettings } from '../components/tank-settings';
 import { CheckField, FormActions, FormError, NumberField, SelectField, TextField } from '../components/fields';
 import { InterlockPicker } from '../components/interlock-picker';
 import { CalibrationIntervalField, useCalibrationInterval, useVolumeFields, VolumeFields } from '../components/record-fields';
+import { useSave } from '../components/use-save';
 import { interlockRows, parseInterlocks } from '../domain/interlocks';
 import { useDashboard } from '../context';
 import { ACTUATOR_TYPE_LABELS, actuatorName, CONDITION_LABELS, SENSOR_TYPE_LABELS, sensorName } from '../domain/labels';
-import { dependentsOf } from '../domain/dependents';
 import { optionalText, parseNumbers, parseOptionalNumbers } from '../domain/numbers';
 import { type CropId, describeThresholds, EC_BY_CROP, presetFor, type SensorPreset, type Thresholds } from '../domain/presets';
 import type { Preferences } from '../state/prefs';
@@ -22,12 +23,33 @@ const SENSOR_TYPES = entries(SENSOR_TYPE_LABELS);
 const ACTUATOR_TYPES = entries(ACTUATOR_TYPE_LABELS);
 const CONDITIONS = entries({ ...CONDITION_LABELS, always: 'always (ignore the value)' } as Record<ActivationCondition, string>);
 
-/** Display preferences, sensors and their thresholds, actuators and their rules. */
+/** On a phone each sensor and actuator starts folded: the page is a list to choose from, not every field at once. */
+const PHONE_QUERY = '(max-width: 600px)';
+
+/** Where a link to a sensor takes the grower: its thresholds, what most visits here are for. */
+const sensorTarget = (id: number | 'new') => (id === 'new' ? 'sensor-new' : `sensor-${id}-thresholds`);
+const actuatorTarget = (id: number | 'new') => `actuator-${id}`;
+
+/** "pH: 4–7 pH ok; critical below 0 or above 10": a folded sensor in one line. */
+const sensorSummary = (sensor: Sensor) => `${SENSOR_TYPE_LABELS[sensor.sensor_type]}: ${describeThresholds(sensor, sensor.sensor_unit)}`;
+
+/** "pH #2, value above 6.5 · disabled": a folded actuator in one line. */
+function actuatorSummary(actuator: Actuator, sensors: Sensor[]): string {
+  const sensor = sensors.find((s) => s.sensor_id === actuator.sensor_id);
+  const rule =
+    actuator.activation_condition === 'always'
+      ? 'always'
+      : `${CONDITION_LABELS[actuator.activation_condition]} ${actuator.condition_value}`;
+  return `${sensor ? sensorName(sensor) : `sensor ${actuator.sensor_id}`}, ${rule} · ${actuator.enabled ? 'enabled' : 'disabled'}`;
+}
+
+/** The tank, its sensors and their thresholds, the actuators that follow them, display preferences. */
 export function SettingsPage({ onPreferences }: { onPreferences: (change: Partial<Preferences>) => void }) {
   const { prototype, canModify } = useDashboard();
   const [sensors, setSensors] = useState<Sensor[] | null>(null);
   const [actuators, setActuators] = useState<Actuator[] | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  const [folded] = useState(() => window.matchMedia?.(PHONE_QUERY).matches ?? false);
 
   const reload = useCallback(async () => {
     try {
@@ -41,15 +63,34 @@ export function SettingsPage({ onPreferences }: { onPreferences: (change: Partia
   useEffect(() => void reload(), [reload]);
 
   const addSensor = () => {
-    const form = document.querySelector<HTMLFormElement>('[data-sensor-form="new"]');
-    form?.scrollIntoView({ block: 'start' });
-    form?.querySelector<HTMLElement>('select, input')?.focus();
+    reveal(sensorTarget('new'));
+    document.querySelector<HTMLElement>('[data-sensor-form="new"] select, [data-sensor-form="new"] input')?.focus();
   };
   const hasSensors = sensors !== null && sensors.length > 0;
+  const sections: Section[] = [
+    { id: 'tank-settings', title: 'Tank' },
+    {
+      id: 'sensor-settings',
+      title: 'Sensors',
+      items: [
+        ...(sensors ?? []).map((s) => ({ id: sensorTarget(s.sensor_id), title: sensorName(s), hint: 'thresholds' })),
+        ...(canModify && sensors ? [{ id: sensorTarget('new'), title: 'Add a sensor' }] : []),
+      ],
+    },
+    {
+      id: 'actuator-settings',
+      title: 'Actuators',
+      items: [
+        ...(actuators ?? []).map((a) => ({ id: actuatorTarget(a.actuator_id), title: actuatorName(a) })),
+        ...(canModify && hasSensors ? [{ id: actuatorTarget('new'), title: 'Add an actuator' }] : []),
+      ],
+    },
+    { id: 'display-settings', title: 'Display' },
+  ];
 
   return (
     <div class="settings">
-      <SectionLinks sections={SECTIONS} />
+      <SectionLinks sections={sections} />
       {failure && (
         <p class="error" role="alert">
           {failure}
@@ -66,9 +107,22 @@ export function SettingsPage({ onPreferences }: { onPreferences: (change: Partia
         )}
         <div class="forms">
           {sensors?.map((sensor) => (
-            <SensorForm key={sensor.sensor_id} sensor={sensor} onSaved={reload} />
+            <SettingsItem
+              key={sensor.sensor_id}
+              id={`sensor-${sensor.sensor_id}`}
+              title={sensorName(sensor)}
+              summary={sensorSummary(sensor)}
+              open={!folded}
+            >
+              <SensorForm sensor={sensor} onSaved={reload} />
+            </SettingsItem>
           ))}
-          {canModify && <SensorForm onSaved={reload} />}
+          {canModify && sensors && (
+            // An empty tank's first sensor is what the page is for: open.
+            <SettingsItem key="new" id={sensorTarget('new')} title="Add a sensor" open={!folded || !hasSensors}>
+              <SensorForm onSaved={reload} />
+            </SettingsItem>
+          )}
         </div>
       </SettingsSection>
       <SettingsSection id="actuator-settings" title="Actuators">
@@ -85,9 +139,21 @@ export function SettingsPage({ onPreferences }: { onPreferences: (change: Partia
           <div class="forms">
             {sensors &&
               actuators?.map((actuator) => (
-                <ActuatorForm key={actuator.actuator_id} actuator={actuator} sensors={sensors} onSaved={reload} />
+                <SettingsItem
+                  key={actuator.actuator_id}
+                  id={actuatorTarget(actuator.actuator_id)}
+                  title={actuatorName(actuator)}
+                  summary={actuatorSummary(actuator, sensors)}
+                  open={!folded}
+                >
+                  <ActuatorForm actuator={actuator} sensors={sensors} onSaved={reload} />
+                </SettingsItem>
               ))}
-            {canModify && sensors && hasSensors && <ActuatorForm sensors={sensors} onSaved={reload} />}
+            {canModify && sensors && hasSensors && (
+              <SettingsItem key="new" id={actuatorTarget('new')} title="Add an actuator" open={!folded || actuators?.length === 0}>
+                <ActuatorForm sensors={sensors} onSaved={reload} />
+              </SettingsItem>
+            )}
           </div>
         )}
       </SettingsSection>
@@ -97,13 +163,6 @@ export function SettingsPage({ onPreferences }: { onPreferences: (change: Partia
     </div>
   );
 }
-
-const SECTIONS = [
-  { id: 'tank-settings', title: 'Tank' },
-  { id: 'sensor-settings', title: 'Sensors' },
-  { id: 'actuator-settings', title: 'Actuators' },
-  { id: 'display-settings', title: 'Display' },
-];
 
 function DisplaySettings({ onPreferences }: { onPreferences: (change: Partial<Preferences>) => void }) {
   const { prefs } = useDashboard();
@@ -147,29 +206,6 @@ function DisplaySettings({ onPreferences }: { onPreferences: (change: Partial<Pr
       </div>
     </div>
   );
-}
-
-/** Saving state shared by the forms: errors by field, a short confirmation, and a busy flag. */
-function useSave() {
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [status, setStatus] = useState('');
-  const [busy, setBusy] = useState(false);
-  const run = async (action: () => Promise<unknown>, done: string) => {
-    setBusy(true);
-    setStatus('');
-    try {
-      await action();
-      setErrors({});
-      setStatus(done);
-      return true;
-    } catch (error) {
-      setErrors(fieldErrors(error));
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { errors, setErrors, status, busy, run };
 }
 
 const text = (n: number | undefined) => (n === undefined ? '' : String(n));
@@ -287,8 +323,7 @@ function ActuatorForm({ actuator, sensors, onSaved }: { actuator?: Actuator; sen
 
   const title = actuator ? actuatorName(actuator) : 'Add an actuator';
   return (
-    <form class="card form" onSubmit={save} aria-label={title} data-actuator-form={actuator?.actuator_id ?? 'new'}>
-      <h3>{title}</h3>
+    <form class="form" onSubmit={save} aria-label={title} data-actuator-form={actuator?.actuator_id ?? 'new'}>
       <div class="grid">
         <TextField label="Name" name="actuator_name" errors={errors} value={name} onValue={setName} disabled={disabled} hint="Optional" />
         <SelectField
@@ -417,6 +452,7 @@ const THRESHOLD_LABELS = {
 function SensorForm({ sensor, onSaved }: { sensor?: Sensor; onSaved: () => Promise<void> }) {
   const { canModify, prototype } = useDashboard();
   const [type, setType] = useState<SensorType>(sensor?.sensor_type ?? 'ph');
+  const [name, setName] = useState(sensor?.sensor_name ?? '');
   const [crop, setCrop] = useState<CropId>('leafy');
   const [unit, setUnit] = useState(sensor?.sensor_unit ?? presetFor(type).unit);
   const [thresholds, setThresholds] = useState(() => thresholdTexts(sensor ?? presetFor(type).thresholds));
@@ -436,10 +472,8 @@ function SensorForm({ sensor, onSaved }: { sensor?: Sensor; onSaved: () => Promi
     setCrop(next);
     if (!sensor) applyPreset(presetFor(type, next));
   };
-  const { errors, setErrors, status, busy, run } = useSave();
+  const { errors, setErrors, status, busy, attempt, run } = useSave();
   const disabled = !canModify || busy;
-  /** The delete being confirmed: first the sensor alone, then, when the service refuses, what is below it. */
-  const [deleting, setDeleting] = useState<{ dependents: string } | 'sensor' | null>(null);
 
   const save = async (event: Event) => {
     event.preventDefault();
@@ -448,7 +482,14 @@ function SensorForm({ sensor, onSaved }: { sensor?: Sensor; onSaved: () => Promi
     const interval = calibration.changes();
     const problems = { ...parsed.errors, ...optional.errors, ...interval.errors };
     if (Object.keys(problems).length > 0) return setErrors(problems as FieldErrors);
-    const fields = { sensor_type: type, sensor_unit: unit, ...parsed.values, ...optional.values, ...interval.values };
+    const fields = {
+      sensor_type: type,
+      sensor_name: name.trim() === '' ? null : name.trim(),
+      sensor_unit: unit,
+      ...parsed.values,
+      ...optional.values,
+      ...interval.values,
+    };
     const saved = await run(
       () =>
         sensor
@@ -457,6 +498,7 @@ function SensorForm({ sensor, onSaved }: { sensor?: Sensor; onSaved: () => Promi
       sensor ? 'Saved.' : 'Added.',
     );
     if (saved && !sensor) {
+      setName('');
       applyPreset(presetFor(type, crop));
       setTrust(trustTexts(undefined));
       calibration.reset();
@@ -464,32 +506,28 @@ function SensorForm({ sensor, onSaved }: { sensor?: Sensor; onSaved: () => Promi
     if (saved) await onSaved();
   };
 
-  const remove = async () => {
-    const cascade = deleting !== null && deleting !== 'sensor';
-    setDeleting(null);
-    if (!sensor) return;
-    let refused: ApiError | null = null;
-    const removed = await run(async () => {
-      try {
-        await api.deleteSensor(sensor.sensor_id, cascade);
-      } catch (error) {
-        if (!cascade && error instanceof ApiError && error.status === 409) refused = error;
-        throw error;
-      }
-    }, 'Deleted.');
-    if (removed) return onSaved();
-    // Measurements or actuators are below it: say how many, and offer to delete them with it.
-    if (refused) {
-      setErrors({});
-      setDeleting({ dependents: dependentsOf(refused as ApiError) });
-    } else setErrors((current) => ({ _form: `Could not delete: ${current._form ?? 'the service refused'}` }));
-  };
+  // Measurements or actuators below it: the service refuses, the dialog says how many, and asks again.
+  const deletion = useCascadeDelete(
+    (cascade) => (sensor ? attempt(() => api.deleteSensor(sensor.sensor_id, cascade), 'Deleted.') : Promise.resolve(null)),
+    {
+      deleted: onSaved,
+      failed: (failure) => setErrors({ _form: `Could not delete: ${fieldErrors(failure)._form ?? 'the service refused'}` }),
+    },
+  );
 
   const title = sensor ? sensorName(sensor) : 'Add a sensor';
   return (
-    <form class="card form" onSubmit={save} aria-label={title} data-sensor-form={sensor?.sensor_id ?? 'new'}>
-      <h3>{title}</h3>
+    <form class="form" onSubmit={save} aria-label={title} data-sensor-form={sensor?.sensor_id ?? 'new'}>
       <div class="grid">
+        <TextField
+          label="Name"
+          name="sensor_name"
+          errors={errors}
+          value={name}
+          onValue={setName}
+          disabled={disabled}
+          hint="Optional: “pH, bay 1”"
+        />
         <SelectField
           label="Type"
           name="sensor_type"
@@ -512,7 +550,12 @@ function SensorForm({ sensor, onSaved }: { sensor?: Sensor; onSaved: () => Promi
           hint="pH, mS/cm, Celsius…"
         />
       </div>
-      <fieldset class={`thresholds${errors.thresholds ? ' has-error' : ''}`} data-field="thresholds">
+      <fieldset
+        class={`thresholds${errors.thresholds ? ' has-error' : ''}`}
+        data-field="thresholds"
+        id={sensor ? sensorTarget(sensor.sensor_id) : undefined}
+        tabIndex={sensor ? -1 : undefined}
+      >
         <legend>Thresholds</legend>
         <div class="grid four">
           {THRESHOLDS.map((key) => (
@@ -558,28 +601,21 @@ function SensorForm({ sensor, onSaved }: { sensor?: Sensor; onSaved: () => Promi
       <FormError errors={errors} names={['_form']} />
       <FormActions submit={sensor ? 'Save' : 'Add sensor'} disabled={disabled} status={status}>
         {sensor && (
-          <button type="button" class="ghost danger-text" disabled={disabled} onClick={() => setDeleting('sensor')}>
+          <button type="button" class="ghost danger-text" disabled={disabled} onClick={deletion.ask}>
             Delete
           </button>
         )}
       </FormActions>
       {sensor && (
-        <ConfirmDialog
-          open={deleting !== null}
-          title={deleting === 'sensor' || deleting === null ? `Delete ${title}?` : `${title} still has data`}
-          confirmLabel={deleting === 'sensor' || deleting === null ? 'Delete' : 'Delete all of it'}
-          onConfirm={remove}
-          onCancel={() => setDeleting(null)}
-        >
-          {deleting === 'sensor' || deleting === null ? (
-            <p>The sensor is removed; a device still posting to it will get “not found”.</p>
-          ) : (
-            <>
-              <p class="dependents">It still has {deleting.dependents}.</p>
-              <p>Delete all of it with the sensor? This cannot be undone.</p>
-            </>
-          )}
-        </ConfirmDialog>
+        <CascadeDeleteDialog
+          step={deletion.step}
+          name={title}
+          noun="sensor"
+          holds="data"
+          consequence="The sensor is removed; a device still posting to it will get “not found”."
+          onConfirm={deletion.confirm}
+          onCancel={deletion.cancel}
+        />
       )}
     </form>
   );

@@ -1,10 +1,12 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api } from '../api/endpoints';
-import { type FieldErrors, fieldErrors } from '../api/errors';
+import { ApiError, type FieldErrors, fieldErrors } from '../api/errors';
 import type { Timelapse, TimelapseState } from '../api/types';
 import { ActionProblem, useAction } from '../components/action';
 import { ConfirmDialog } from '../components/confirm';
+import { When } from '../components/when';
 import { FormActions, FormError, NumberField, SelectField, TextField } from '../components/fields';
+import { keepFocus } from '../components/focus';
 import { useDashboard } from '../context';
 import { parseNumbers } from '../domain/numbers';
 import { DURATION_UNITS, type DurationUnit, progressOf, statusPollMs, toSeconds } from '../domain/timelapse';
@@ -14,7 +16,7 @@ import { DURATION_UNITS, type DurationUnit, progressOf, statusPollMs, toSeconds 
  * videos. The service streams no timelapse events, so while one runs (or its video is being
  * made) this page reads its status again at the pace its frames are taken.
  */
-export function Timelapses() {
+export function Timelapses({ noCamera }: { noCamera: boolean }) {
   const [state, setState] = useState<TimelapseState | null>(null);
   const [list, setList] = useState<Timelapse[] | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
@@ -50,14 +52,18 @@ export function Timelapses() {
       {state?.running && state.metadata ? (
         <Running timelapse={state.metadata} onChange={reload} />
       ) : (
-        state && <StartForm onStarted={reload} />
+        state && <StartForm onStarted={reload} noCamera={noCamera} />
       )}
       {list && <Past list={list} runningId={state?.running ? state.metadata?.id : undefined} onChange={reload} />}
     </section>
   );
 }
 
-function StartForm({ onStarted }: { onStarted: () => Promise<void> }) {
+/**
+ * The form of a new timelapse. With no camera the service refuses to start one (409, saying what
+ * to set): the form says so beforehand, and shows the service's reason when it refuses.
+ */
+function StartForm({ onStarted, noCamera }: { onStarted: () => Promise<void>; noCamera: boolean }) {
   const { canModify } = useDashboard();
   const [name, setName] = useState('');
   const [numbers, setNumbers] = useState({ frequency: '10', duration: '14', framerate: '24' });
@@ -71,6 +77,7 @@ function StartForm({ onStarted }: { onStarted: () => Promise<void> }) {
     event.preventDefault();
     const parsed = parseNumbers(numbers);
     if (Object.keys(parsed.errors).length > 0) return setErrors(parsed.errors as FieldErrors);
+    const giveFocusBack = keepFocus();
     setBusy(true);
     try {
       await api.startTimelapse({
@@ -82,9 +89,12 @@ function StartForm({ onStarted }: { onStarted: () => Promise<void> }) {
       setErrors({});
       await onStarted();
     } catch (error) {
-      setErrors(fieldErrors(error));
+      // A refusal of the whole start (no camera, one already running) says so, in the service's words.
+      const refused = error instanceof ApiError && error.status === 409;
+      setErrors(refused ? { _form: `Not started: ${error.message}` } : fieldErrors(error));
     } finally {
       setBusy(false);
+      giveFocusBack();
     }
   };
 
@@ -136,6 +146,12 @@ function StartForm({ onStarted }: { onStarted: () => Promise<void> }) {
           disabled={disabled}
         />
       </div>
+      {noCamera && !errors._form && (
+        <p class="muted no-camera">
+          No camera is set up yet (<code>PICTURE_SOURCE</code>, or a picture uploaded with <code>PUT /picture</code>): the service will not
+          start a timelapse without one.
+        </p>
+      )}
       <FormError errors={errors} names={['_form']} />
       <FormActions submit={busy ? 'Starting…' : 'Start timelapse'} disabled={disabled} status="" />
     </form>
@@ -182,8 +198,13 @@ function Running({ timelapse, onChange }: { timelapse: Timelapse; onChange: () =
         <progress max={1} value={progress} />
       </label>
       <p class="meta">
-        Started {new Date(timelapse.start_date).toLocaleString()}, ends {new Date(timelapse.end_date).toLocaleString()}
-        {timelapse.latest_frame_date && <> · newest frame {new Date(timelapse.latest_frame_date).toLocaleTimeString()}</>}
+        Started <When at={timelapse.start_date} />, ends <When at={timelapse.end_date} />
+        {timelapse.latest_frame_date && (
+          <>
+            {' '}
+            · newest frame <When at={timelapse.latest_frame_date} timeOnly />
+          </>
+        )}
       </p>
       {frame && <img class="frame" src={frame} alt={`Newest frame of ${timelapse.name}`} />}
       <div class="actions">
@@ -237,7 +258,7 @@ function PastItem({ timelapse, onChange }: { timelapse: Timelapse; onChange: () 
         <span class={`badge tone-${timelapse.ready ? 'ok' : 'unknown'}`}>{timelapse.ready ? 'video ready' : 'no video yet'}</span>
       </div>
       <p class="meta">
-        {new Date(timelapse.start_date).toLocaleString()} · {timelapse.frames} {timelapse.frames === 1 ? 'frame' : 'frames'}
+        <When at={timelapse.start_date} /> · {timelapse.frames} {timelapse.frames === 1 ? 'frame' : 'frames'}
         {timelapse.failed_frames > 0 && `, ${timelapse.failed_frames} missed`} · {timelapse.framerate} per second
       </p>
       <div class="actions">

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api/endpoints';
 import type { Alert } from '../api/types';
-import { alertKindText, applyAlertChange, notifiesOf, pageTitle } from '../domain/alerts';
+import { alertKindText, alertSubject, applyAlertChange, notifiesOf, pageTitle } from '../domain/alerts';
 import { useLive } from '../live';
 
 /** The most the service lists at once (docs/api.md §11); a farm with more has other troubles. */
@@ -24,7 +24,7 @@ export function useActiveAlerts(available: boolean): Alert[] {
     {
       alert: (change) => {
         setAlerts((current) => applyAlertChange(current, change.alert, (alert) => alert.state === 'active'));
-        if (notifiesOf(change)) notify(change.alert);
+        if (notifiesOf(change)) void notify(change.alert);
       },
       reset: read,
     },
@@ -36,12 +36,17 @@ export function useActiveAlerts(available: boolean): Alert[] {
   return alerts;
 }
 
-function notify(alert: Alert): void {
+async function notify(alert: Alert): Promise<void> {
   if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
   const what = alertKindText(alert);
+  // Named as on the Alerts page: the alert may be of any tank, so its tank's sensors and pumps are read.
+  const tank = alert.prototype_id;
+  const [sensors, actuators] =
+    tank === null ? [[], []] : await Promise.all([api.sensors(tank).catch(() => []), api.actuators(tank).catch(() => [])]);
+  const value = alert.last_value !== null && alert.last_value !== undefined ? `, value ${alert.last_value}` : '';
   // One notification per alert: an escalation replaces the earlier one (same tag).
   new Notification(`Critical: ${what}`, {
-    body: `Sensor #${alert.sensor_id ?? '?'}${alert.last_value !== null && alert.last_value !== undefined ? `, value ${alert.last_value}` : ''}`,
+    body: `${alertSubject(alert, sensors, actuators)}${value}`,
     tag: `sensorhub-alert-${alert.alert_id}`,
   });
 }

@@ -1,0 +1,17 @@
+import type { ActivationRecord } from '../domain/actuator.js';
+import type { StoredActivation } from '../store/index.js';
+
+/**
+ * A dose as the API answers it (API.md §14, §15), the same in `GET /actuators/{id}/activations`,
+ * the `dose` event and the MQTT doses topic: its time as ISO text, its volume (null without a
+ * flow then).
+ */
+export const doseView = (dose: StoredActivation): ActivationRecord => ({
+  activation_id: dose.activation_id,
+  actuator_id: dose.actuator_id,
+  activated_at: new Date(dose.activated_at).toISOString(),
+  duration: dose.duration,
+  value_before: dose.value_before,
+  answered: dose.answered,
+  volume_ml: dose.volume_ml ?? null,
+});
