@@ -28,6 +28,7 @@ import { register as registerOps } from './ops/index.js';
 import { type BackupOptions, register as registerBackup } from './backup/index.js';
 import { register as registerPicture } from './picture/index.js';
 import { register as registerPrototypes } from './prototypes/index.js';
+import { register as registerRecords } from './records/index.js';
 import { register as registerSensors } from './sensors/index.js';
 import { createServices } from './services.js';
 import { isDiskFull, isMissingReference, isStoreUnavailable, type Store, storeDiskOf } from './store/index.js';
@@ -197,6 +198,7 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
   await registerTimelapses(app, deps);
   await registerLiveEvents(app, deps);
   await registerAlerts(app, deps);
+  await registerRecords(app, deps);
   await registerDashboard(app, deps);
 
   // Where tokens are checked or origins told apart, every request takes the full pipeline.

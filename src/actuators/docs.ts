@@ -73,7 +73,8 @@ export const actuatorDocs = {
     'Unlock Actuator',
     'unlockActuator',
     'Ends a lockout: a run of lockout_after unanswered doses locks an actuator out until someone calls this. Clears ' +
-      '`lockout` and the count of unanswered doses, and answers the actuator. 409 when it is not locked out; 404 when it ' +
-      'does not exist. Needs the modify permission in enforced mode.',
+      '`lockout` and the count of unanswered doses, and answers the actuator; the lockout and the unlock (with the user ' +
+      'in enforced mode) are recorded in its prototype’s journal. 409 when it is not locked out; 404 when it does not ' +
+      'exist. Needs the modify permission in enforced mode.',
   ),
 };

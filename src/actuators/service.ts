@@ -185,14 +185,16 @@ export function actuatorService({ store, bus, now }: ServiceDeps, { inputs, cont
     },
 
     /**
-     * Ends a lockout (API.md §14): clears it and the count of unanswered doses. `unlockedBy` is
-     * who asked (null in open mode); it travels with the change, for the alerts to record.
+     * Ends a lockout (API.md §14): clears it and the count of unanswered doses, and records the
+     * unlock for the journal. `unlockedBy` is who asked (null in open mode); it travels with the
+     * change, for the alerts to record.
      */
     async unlock(actuatorId: number, unlockedBy: string | null): Promise<ActuatorWithInterlocks> {
       const actuator = await store.transaction(async (tx) => {
         const unlocked = await tx.actuators.unlock(actuatorId);
         if (unlocked === undefined) throw new NotFound(actuatorNotFound(actuatorId));
         if (unlocked === 'not-locked') throw new Conflict(`Actuator ${actuatorId} is not locked out`);
+        await tx.safetyEvents.record({ kind: 'unlock', at: now(), actuator_id: actuatorId, prototype_id: null, author: unlockedBy });
         return { ...unlocked, interlocks: await tx.interlocks.of(actuatorId) };
       });
       bus.publish('actuator', { action: 'updated', actuator, unlockedBy });

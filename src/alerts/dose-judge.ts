@@ -35,8 +35,8 @@ interface Judged {
 /**
  * Judges the actuator's doses not judged yet (API.md §14), oldest first, in one transaction with
  * its row locked (so instances take turns): each `answered` stored, the count of unanswered doses
- * in a row kept, and when it reaches `lockout_after` the actuator locked out and a `lockout`
- * alert raised, at once.
+ * in a row kept, and when it reaches `lockout_after` the actuator locked out (recorded for the
+ * journal) and a `lockout` alert raised, at once.
  */
 async function judgeActuator(tx: Repositories, deps: DoseJudgeDeps, actuatorId: number, at: number): Promise<Judged> {
   await tx.actuators.lock([actuatorId]);
@@ -80,6 +80,7 @@ async function judgeActuator(tx: Repositories, deps: DoseJudgeDeps, actuatorId: 
   );
   const locked = await tx.actuators.lockOut(actuatorId, at, reason);
   if (!locked) return { news: [], waiting };
+  await tx.safetyEvents.record({ kind: 'lockout', at, actuator_id: actuatorId, prototype_id: null, reason });
   const raised = await raiseActuatorAlert(tx, deps, locked, 'lockout', 'critical', at);
   return {
     lockedOut: { ...locked, unanswered_streak: streak, interlocks: await tx.interlocks.of(actuatorId) },

@@ -1,3 +1,4 @@
+import { LEVEL_ALERT_KINDS } from '../domain/alert.js';
 import type { Repositories, StoredAlert, StoredMeasurement, Store } from '../store/index.js';
 import { type AlertNews, alertOf } from './alert-json.js';
 import type { EqualRun } from '../safety/inputs.js';
@@ -95,7 +96,7 @@ export async function evaluateSensor(
     const stored = await tx.alerts.lockLevel(sensorId, skipIfBusy);
     if (!stored) return { ...nothing, exists: true, busy: true };
     const newest = await tx.measurements.last(sensorId);
-    const before = await tx.alerts.active([sensorId]);
+    const before = await tx.alerts.active([sensorId], LEVEL_ALERT_KINDS);
     const limits = thresholdsOf(sensor);
     const level = sensorLevel(newest, sensor, now, settings.staleAfterMs, { range: limits.range });
     const value = level === null || level === 'stale' ? undefined : newest?.value;
@@ -121,7 +122,7 @@ export async function evaluateSensor(
     const events: AlertNews[] = [];
     let after: StoredAlert[] = before;
     if (actions.length > 0) {
-      after = await tx.alerts.active([sensorId]);
+      after = await tx.alerts.active([sensorId], LEVEL_ALERT_KINDS);
       for (const { alertId, event } of touched) {
         const row = (await tx.alerts.get(alertId)) as StoredAlert;
         events.push({ event, alert: alertOf(row, sensor.prototype_id) });

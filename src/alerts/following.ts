@@ -1,3 +1,4 @@
+import { isLevelAlertKind } from '../domain/alert.js';
 import type { Sensor } from '../domain/sensor.js';
 import type { StoredMeasurement } from '../store/index.js';
 import type { AlertNews } from './alert-json.js';
@@ -91,8 +92,8 @@ export function following({ now, watched, track, forget, alarms, enqueue }: Foll
     /** Alert events, from this instance or another: the active alerts known here follow them. */
     heard({ event, alert }: AlertNews): void {
       const sensorId = alert.sensor_id;
-      // Alerts without a sensor (an actuator's, the service's own) have no level to follow.
-      const w = sensorId === null ? undefined : watched.get(sensorId);
+      // Alerts without a sensor (an actuator's, the service's own), and a sensor's alerts of other rules (calibration), have no level to follow.
+      const w = sensorId === null || !isLevelAlertKind(alert.kind) ? undefined : watched.get(sensorId);
       if (!w || sensorId === null || event === 'acknowledged') return;
       const rest = w.active.filter((a) => a.alert_id !== alert.alert_id);
       w.active = alert.state === 'active' ? [...rest, alert] : rest;

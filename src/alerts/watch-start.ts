@@ -1,3 +1,4 @@
+import { LEVEL_ALERT_KINDS } from '../domain/alert.js';
 import type { Store } from '../store/index.js';
 import type { SensorAlarms } from './alarms.js';
 import type { EvaluationSettings } from './evaluate.js';
@@ -22,7 +23,11 @@ export interface WatchStartDeps {
  * is evaluated at once, the rest waits for its alarm.
  */
 export async function watchAll({ store, now, settings, watched, track, alarms, enqueue }: WatchStartDeps): Promise<void> {
-  const [sensors, levels, active] = await Promise.all([store.sensors.list(), store.alerts.levels(), store.alerts.active()]);
+  const [sensors, levels, active] = await Promise.all([
+    store.sensors.list(),
+    store.alerts.levels(),
+    store.alerts.active(undefined, LEVEL_ALERT_KINDS),
+  ]);
   const levelOf = new Map(levels.map((l) => [l.sensor_id, l]));
   const newest = await Promise.all(sensors.map((s) => store.measurements.last(s.sensor_id)));
   const runs = await Promise.all(sensors.map((s) => (s.stuck_after === null ? null : store.measurements.equalRun(s.sensor_id))));

@@ -1,5 +1,6 @@
 import type { Activation } from '../domain/activation.js';
 import type { Alert, AlertEvent } from '../domain/alert.js';
+import type { Note } from '../domain/note.js';
 import type { Prototype } from '../domain/prototype.js';
 import type { Sensor } from '../domain/sensor.js';
 import type { StoredActivation, StoredActuator, StoredMeasurement, StoredRefill } from '../store/index.js';
@@ -54,6 +55,8 @@ export interface Changes {
   controller: { actuatorId: number; offline: boolean; at: number };
   /** An alert raised, escalated (either way), cleared or acknowledged (§11). */
   alert: { event: AlertEvent; alert: Alert };
+  /** A note of a prototype's journal written, changed or deleted (§15). */
+  note: { action: 'created' | 'updated'; note: Note } | { action: 'deleted'; noteId: number; prototypeId: number };
   /**
    * Tokens of a user revoked: those of a token generation older than `generation` (every token:
    * the user removed or all its tokens revoked), the session tokens of a session generation older
@@ -100,6 +103,7 @@ export function changeBus({
     dose: new Set(),
     controller: new Set(),
     alert: new Set(),
+    note: new Set(),
     tokensRevoked: new Set(),
   };
 

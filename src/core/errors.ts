@@ -23,11 +23,12 @@ function refusal(name: string) {
 export const NotFound = refusal('NotFound');
 /** The request would duplicate what exists (an id or a name already taken). */
 export const Conflict = refusal('Conflict');
-/** What is still below a sensor or a prototype, counted (`sensors` is 0 below a sensor). */
+/** What is still below a sensor or a prototype, counted (`sensors` and `notes` are 0 below a sensor). */
 export interface DependentCounts {
   sensors: number;
   actuators: number;
   measurements: number;
+  notes: number;
 }
 
 /** A delete refused while something is below what it names: a Conflict that carries the counts. */

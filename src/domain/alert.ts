@@ -32,6 +32,12 @@ export const ALERT_KINDS = [
   'calibration_due',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
+/**
+ * The kinds a sensor's level raises and clears (§11, §14), all kept by the level evaluation; a
+ * sensor's other alerts (`calibration_due`) follow rules of their own and are left to them.
+ */
+export const LEVEL_ALERT_KINDS = ['low', 'high', 'stale', 'invalid', 'stuck'] as const satisfies readonly AlertKind[];
+export const isLevelAlertKind = (kind: AlertKind): boolean => (LEVEL_ALERT_KINDS as readonly AlertKind[]).includes(kind);
 export const ALERT_SEVERITIES = ['warning', 'critical'] as const;
 export type AlertSeverity = (typeof ALERT_SEVERITIES)[number];
 export const ALERT_STATES = ['active', 'cleared'] as const;
@@ -50,7 +56,7 @@ export const Alert = Type.Object(
     kind: StringEnum(ALERT_KINDS),
     severity: StringEnum(
       ALERT_SEVERITIES,
-      'critical for the critical levels, invalid, lockout and controller_offline; stale, stuck, limit and stock_low alerts are warnings.',
+      'critical for the critical levels, invalid, lockout and controller_offline; stale, stuck, limit, stock_low and calibration_due alerts are warnings.',
     ),
     state: StringEnum(ALERT_STATES),
     raised_at: DateTimeOutput(),

@@ -1,11 +1,12 @@
 // The dashboard bundles this module (web/src/domain/dependents.ts): no imports, nothing of the
 // server follows it into the page.
 
-/** What still hangs below a sensor or a prototype, counted before it is deleted. */
+/** What still hangs below a sensor or a prototype, counted before it is deleted (`notes`: a prototype's journal). */
 export interface Dependents {
   sensors?: number;
   actuators: number;
   measurements: number;
+  notes?: number;
 }
 
 /**
@@ -18,6 +19,7 @@ export function describeDependents(d: Dependents): string {
     [d.sensors ?? 0, 'sensor'],
     [d.actuators, 'actuator'],
     [d.measurements, 'measurement'],
+    [d.notes ?? 0, 'note'],
   ];
   const parts = counts.filter(([n]) => n > 0).map(([n, word]) => plural(n, word));
   if (parts.length === 0) return 'nothing else';

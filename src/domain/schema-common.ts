@@ -51,6 +51,7 @@ export const RemovalRefusedBody = Type.Object(
         sensors: Type.Integer({ minimum: 0, description: 'Sensors of the prototype; 0 when a sensor is deleted.' }),
         actuators: Type.Integer({ minimum: 0, description: 'Actuators driven by those sensors (or by the sensor).' }),
         measurements: Type.Integer({ minimum: 0, description: 'Measurements of those sensors (or of the sensor).' }),
+        notes: Type.Integer({ minimum: 0, description: 'Notes of the prototype’s journal; 0 when a sensor is deleted.' }),
       },
       { description: 'What is still below, counted: what ?cascade=true would delete with it.' },
     ),
@@ -72,7 +73,7 @@ export const CascadeQuery = Type.Object({
   cascade: Type.Boolean({
     default: false,
     description:
-      'Also delete everything below (sensors, actuators, measurements), in the same transaction. Without it, 409 while anything is below.',
+      'Also delete everything below (sensors, actuators, measurements; a prototype’s notes), in the same transaction. Without it, 409 while anything is below.',
   }),
 });
 

@@ -1,5 +1,6 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { Id, StringEnum } from './schema-common.js';
+import { MAX_CALIBRATION_INTERVAL_DAYS } from './calibration.js';
+import { DateTimeOutput, Id, StringEnum } from './schema-common.js';
 
 export const SENSOR_TYPES = ['temperature', 'humidity', 'ec', 'ph', 'water_level', 'boolean_water_level', 'oxygen'] as const;
 export const SensorType = StringEnum(SENSOR_TYPES);
@@ -41,8 +42,31 @@ const nameFields = {
   sensor_name: nullable(Type.String({ minLength: 1, maxLength: 100, description: 'A name to show instead of "pH #4"; null: none.' })),
 };
 
+/** The calibration reminder (API.md §15): a setting the grower writes. */
+const calibrationFields = {
+  calibration_interval: nullable(
+    Type.Number({
+      exclusiveMinimum: 0,
+      maximum: MAX_CALIBRATION_INTERVAL_DAYS,
+      description: `Days between calibrations (more than 0, at most ${MAX_CALIBRATION_INTERVAL_DAYS}); past due raises a calibration_due alert. Null: no reminder.`,
+    }),
+  ),
+};
+
+/** What the service keeps of the calibrations (API.md §15): read-only. */
+const calibrationState = {
+  calibrated_at: Type.Union([DateTimeOutput('When the newest accepted calibration was made.'), Type.Null()], {
+    description: 'Null until a calibration is accepted.',
+  }),
+  calibration_due: Type.Union([DateTimeOutput(), Type.Null()], {
+    description:
+      'When the next calibration falls due: calibrated_at + calibration_interval; never calibrated, the moment the interval was ' +
+      'set (due at once). Null without an interval.',
+  }),
+};
+
 export const SensorBase = Type.Object(
-  { ...sensorFields, ...Type.Partial(Type.Object({ ...nameFields, ...trustFields })).properties },
+  { ...sensorFields, ...Type.Partial(Type.Object({ ...nameFields, ...trustFields, ...calibrationFields })).properties },
   {
     title: 'SensorBase',
     description: 'Thresholds must satisfy critically_low ≤ low ≤ high ≤ critically_high; valid_min ≤ valid_max when both are set.',
@@ -51,13 +75,13 @@ export const SensorBase = Type.Object(
 export type SensorBase = Static<typeof SensorBase>;
 
 export const Sensor = Type.Object(
-  { ...sensorFields, ...nameFields, ...trustFields, sensor_id: Id('Assigned by the service.') },
+  { ...sensorFields, ...nameFields, ...trustFields, ...calibrationFields, ...calibrationState, sensor_id: Id('Assigned by the service.') },
   { title: 'Sensor' },
 );
 export type Sensor = Static<typeof Sensor>;
 
 export const SensorPatch = Type.Object(
-  { sensor_id: Id(), ...Type.Partial(Type.Object({ ...sensorFields, ...nameFields, ...trustFields })).properties },
+  { sensor_id: Id(), ...Type.Partial(Type.Object({ ...sensorFields, ...nameFields, ...trustFields, ...calibrationFields })).properties },
   {
     title: 'SensorPatch',
     description:

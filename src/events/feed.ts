@@ -175,6 +175,14 @@ export function eventFeed({ bus, sensors, actuators, instance, recent: limits, d
         emitWhole('prototype', 'prototype', scope, JSON.stringify(change.prototype));
       }
     }),
+    // A note concerns its prototype, and so the charts of its sensors (where it is drawn).
+    bus.subscribe('note', (change) => {
+      const prototypeId = change.action === 'deleted' ? change.prototypeId : change.note.prototype_id;
+      const scope = { sensorIds: sensorsOf(prototypeId), prototypeIds: [prototypeId] };
+      const data =
+        change.action === 'deleted' ? JSON.stringify({ deleted: change.noteId, prototype_id: prototypeId }) : JSON.stringify(change.note);
+      emitWhole('note', 'note', scope, data);
+    }),
   ];
 
   /** A `reset` for one client: it reloads instead of being told what it missed. */

@@ -1,6 +1,6 @@
 /** Which events a client asked for: the names it listed, and the sensors or the prototype it is about. */
 
-export const EVENT_TYPES = ['measurements', 'actuator', 'sensor', 'prototype', 'alert', 'dose'] as const;
+export const EVENT_TYPES = ['measurements', 'actuator', 'sensor', 'prototype', 'alert', 'dose', 'note'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export interface Subscription {

@@ -1,3 +1,4 @@
+import { noteView } from '../domain/note.js';
 import type { RelayChannel, Store } from '../store/index.js';
 import type { ChangeBus, Changes, Topic } from '../core/bus.js';
 import { type Notification, packPayloads, parsePayload, type RelayRecord, recordsOf } from './relay-codec.js';
@@ -12,6 +13,7 @@ const RELAYED = [
   'dose',
   'controller',
   'alert',
+  'note',
   'tokensRevoked',
 ] as const satisfies readonly Exclude<Topic, 'decision'>[];
 
@@ -29,7 +31,7 @@ export function isRelayed(change: object): boolean {
 export interface RelayDeps {
   /** The store's channel to the other instances. */
   channel: RelayChannel;
-  store: Pick<Store, 'measurements'>;
+  store: Pick<Store, 'measurements' | 'notes'>;
   bus: ChangeBus;
   instance: string;
   log: { warn(details: object, message: string): void; info(details: object, message: string): void };
@@ -93,6 +95,10 @@ export function postgresRelay({ channel, store, bus, instance, log, onGap }: Rel
       if (record.topic === 'measurements') {
         const rows = await store.measurements.byIdRanges(record.ranges);
         if (rows.length > 0) publish('measurements', { rows });
+      } else if (record.topic === 'noteRef') {
+        // Gone since (deleted): the delete follows.
+        const note = await store.notes.get(record.noteId);
+        if (note) publish('note', { action: record.action, note: noteView(note) });
       } else {
         publish(record.topic, record.change as never);
       }

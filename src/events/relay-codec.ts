@@ -3,15 +3,18 @@ import type { Changes, Topic } from '../core/bus.js';
 /**
  * How committed changes travel between instances in PostgreSQL notifications, whose payload is
  * at most 8000 bytes. Measurements travel as id ranges (a batch's ids are mostly consecutive, so a
- * 10,000-row batch is one range) and the receiving instance reads the rows; the other changes are
- * small objects and travel whole.
+ * 10,000-row batch is one range) and the receiving instance reads the rows; a note written or
+ * changed travels as its id (its text alone may pass the limit) and is read back the same way; the
+ * other changes are small objects and travel whole.
  */
 
 /** The topics relayed; `decision` is worked out by every instance from the others. */
 export type RelayedTopic = Exclude<Topic, 'decision' | 'measurements'>;
 
 export type RelayRecord =
-  { topic: 'measurements'; ranges: [number, number][] } | { [T in RelayedTopic]: { topic: T; change: Changes[T] } }[RelayedTopic];
+  | { topic: 'measurements'; ranges: [number, number][] }
+  | { topic: 'noteRef'; action: 'created' | 'updated'; noteId: number }
+  | { [T in RelayedTopic]: { topic: T; change: Changes[T] } }[RelayedTopic];
 
 export interface Notification {
   /** The instance that committed the changes: it does not take its own back. */
@@ -48,6 +51,10 @@ export function recordsOf<T extends Exclude<Topic, 'decision'>>(topic: T, change
   if (topic === 'measurements') {
     const { rows } = change as Changes['measurements'];
     return chunks(idRanges(rows.map((r) => r.measurement_id)), RANGES_PER_RECORD).map((ranges) => ({ topic: 'measurements', ranges }));
+  }
+  if (topic === 'note') {
+    const note = change as Changes['note'];
+    if (note.action !== 'deleted') return [{ topic: 'noteRef', action: note.action, noteId: note.note.note_id }];
   }
   if (topic === 'generated') {
     const generated = change as Changes['generated'];

@@ -43,6 +43,8 @@ const DESCRIPTION = [
   '`sensor`, `prototype` (data: the object after a create or update, `{"deleted": id}` after a delete);',
   '`dose` (data: each dose recorded, as GET /actuators/{actuator_id}/activations answers it, with its actuator_id and',
   'volume_ml; about the actuator’s sensor and prototype);',
+  '`note` (data: the Note after it is written or changed, `{"deleted": note_id, "prototype_id": …}` after a delete; it',
+  'concerns its prototype and that prototype’s sensors);',
   '`reset` (data: `{"reason": …}`): reload what you show — sent when `Last-Event-ID` names an event no longer kept (or of',
   'another instance) or what was missed is more than the 1 MiB backlog bound, after synthetic data replaced measurements, after a measurement was deleted (to the streams of its',
   'sensor, under the type `measurements`; data: `{"reason": "measurement deleted", "sensor_id": …, "measurement_id": …}`,',

@@ -6,6 +6,7 @@ import {
   type PauseBody,
   type Prototype,
   type PrototypeBase,
+  pausedUntil,
   prototypeView,
 } from '../domain/prototype.js';
 import type { ServiceDeps } from '../core/service-deps.js';
@@ -60,19 +61,37 @@ export function prototypeService({ store, bus, now }: ServiceDeps) {
 
     /**
      * Pauses dosing on the prototype from now for `length` (API.md §14); a pause replaces the one
-     * before it. The decision of its actuators follows from `paused_until`.
+     * before it. The decision of its actuators follows from `paused_until`. Recorded for the
+     * journal with who asked (`by`, null in open mode).
      */
-    async pause(prototypeId: number, body: PauseBody): Promise<Pause> {
-      const until = now() + pauseLengthMs(body.for);
-      const paused = await store.prototypes.setPause(prototypeId, until);
+    async pause(prototypeId: number, body: PauseBody, by: string | null = null): Promise<Pause> {
+      const at = now();
+      const until = at + pauseLengthMs(body.for);
+      const paused = await store.transaction(async (tx) => {
+        const row = await tx.prototypes.setPause(prototypeId, until);
+        if (row) await tx.safetyEvents.record({ kind: 'pause', at, actuator_id: null, prototype_id: prototypeId, until, author: by });
+        return row;
+      });
       if (!paused) throw new NotFound(prototypeNotFound(prototypeId));
       bus.publish('prototype', { action: 'updated', prototype: view(paused) });
       return { prototype_id: prototypeId, paused_until: new Date(until).toISOString() };
     },
 
-    /** Ends the prototype's pause now (nothing to end is fine: the prototype is not paused afterwards either way). */
-    async resume(prototypeId: number): Promise<void> {
-      const resumed = await store.prototypes.setPause(prototypeId, null);
+    /**
+     * Ends the prototype's pause now (nothing to end is fine: the prototype is not paused
+     * afterwards either way). Ending a pause still running is recorded for the journal.
+     */
+    async resume(prototypeId: number, by: string | null = null): Promise<void> {
+      const at = now();
+      const resumed = await store.transaction(async (tx) => {
+        const before = await tx.prototypes.get(prototypeId);
+        if (!before) return undefined;
+        const row = await tx.prototypes.setPause(prototypeId, null);
+        if (pausedUntil(before, at) !== null) {
+          await tx.safetyEvents.record({ kind: 'resume', at, actuator_id: null, prototype_id: prototypeId, author: by });
+        }
+        return row;
+      });
       if (!resumed) throw new NotFound(prototypeNotFound(prototypeId));
       bus.publish('prototype', { action: 'updated', prototype: view(resumed) });
     },

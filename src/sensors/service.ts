@@ -1,3 +1,4 @@
+import { calibrationDue } from '../domain/calibration.js';
 import { thresholdsInOrder } from '../domain/thresholds.js';
 import { type Sensor, SensorBase, type SensorPatch } from '../domain/sensor.js';
 import { patchAll } from '../core/bulk-patch.js';
@@ -20,7 +21,15 @@ function validRangeCrossedIssue(loc: (string | number)[]): InvalidInput {
   return new InvalidInput({ loc: [...loc, 'valid_min'], msg: 'valid_min must be ≤ valid_max', type: 'valid_range_order' });
 }
 
-export function sensorService({ store, bus }: ServiceDeps) {
+const msOrNull = (iso: string | null) => (iso === null ? null : Date.parse(iso));
+
+/** When the sensor's next calibration falls due after a change of its settings (`before`: as it was, if it existed). */
+function dueAfter(sensor: Pick<Sensor, 'calibration_interval' | 'calibrated_at'>, before: Sensor | undefined, now: number): number | null {
+  const reminder = { intervalDays: before?.calibration_interval ?? null, due: msOrNull(before?.calibration_due ?? null) };
+  return calibrationDue(sensor.calibration_interval ?? null, msOrNull(sensor.calibrated_at ?? null), reminder, now);
+}
+
+export function sensorService({ store, bus, now }: ServiceDeps) {
   return {
     /** Registers a sensor on an existing prototype. */
     async create(sensor: SensorBase): Promise<Sensor> {
@@ -29,7 +38,10 @@ export function sensorService({ store, bus }: ServiceDeps) {
       // The check and the insert share a transaction, so a concurrent change cannot slip between them.
       const created = await store.transaction(async (tx) => {
         if (!(await tx.prototypes.exists(sensor.prototype_id))) throw new NotFound(`Prototype ${sensor.prototype_id} not found`);
-        return tx.sensors.create(sensor);
+        return tx.sensors.create(
+          sensor,
+          dueAfter({ calibration_interval: sensor.calibration_interval ?? null, calibrated_at: null }, undefined, now()),
+        );
       });
       bus.publish('sensor', { action: 'created', sensor: created });
       return created;
@@ -52,21 +64,33 @@ export function sensorService({ store, bus }: ServiceDeps) {
       publishRemoved(bus, result);
     },
 
-    /** Partial bulk update, all or nothing; thresholds are checked on the merged result. */
+    /**
+     * Partial bulk update, all or nothing; thresholds are checked on the merged result. A changed
+     * calibration_interval moves when the next calibration falls due.
+     */
     async patch(patches: readonly SensorPatch[]): Promise<Sensor[]> {
-      const updated = await store.transaction((tx) =>
-        patchAll<Sensor, SensorPatch>(patches, {
+      const updated = await store.transaction((tx) => {
+        const read = new Map<number, Sensor>();
+        return patchAll<Sensor, SensorPatch>(patches, {
           idOf: (patch) => patch.sensor_id,
           fields: SENSOR_FIELDS,
-          rows: tx.sensors,
+          rows: {
+            lock: tx.sensors.lock,
+            async get(id) {
+              const sensor = await tx.sensors.get(id);
+              if (sensor) read.set(id, sensor);
+              return sensor;
+            },
+            update: (merged) => tx.sensors.update(merged, dueAfter(merged, read.get(merged.sensor_id), now())),
+          },
           notFound: (id) => `Sensor ${id} not found`,
           check: (merged, index) => {
             if (!thresholdsInOrder(merged)) throw thresholdsOutOfOrder(['body', index]);
             if (validRangeCrossed(merged)) throw validRangeCrossedIssue(['body', index]);
           },
           parent: { field: 'prototype_id', exists: tx.prototypes.exists, notFound: (id) => `Prototype ${id} not found` },
-        }),
-      );
+        });
+      });
       for (const sensor of updated) bus.publish('sensor', { action: 'updated', sensor });
       return updated;
     },

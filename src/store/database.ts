@@ -21,8 +21,16 @@ export type Defaulted<T> = ColumnType<T, T | undefined, T>;
 /** The pause (migration 030) is null until a pause is set; an ended pause stays until the next one. */
 export type PrototypeTable = Omit<StoredPrototype, 'paused_until'> & { paused_until: DbTime | null };
 
-/** Every field stored; the trust settings (migration 030) are null when not set. */
-export type SensorTable = { [K in keyof SensorBase]-?: Exclude<SensorBase[K], undefined> } & { sensor_id: Generated<number> };
+/**
+ * Every field stored; the trust settings (migration 030) and the calibration interval (036) are
+ * null when not set. `calibrated_at` and `calibration_due` are the service's own (036): the newest
+ * accepted calibration and when the next one falls due.
+ */
+export type SensorTable = { [K in keyof SensorBase]-?: Exclude<SensorBase[K], undefined> } & {
+  sensor_id: Generated<number>;
+  calibrated_at: DbTime | null;
+  calibration_due: DbTime | null;
+};
 
 export interface MeasurementTable {
   measurement_id: Generated<number>;
@@ -96,6 +104,57 @@ export interface RefillTable {
   /** The bottle's content after the refill, millilitres. */
   stock_ml: number;
   /** The user who recorded it (enforced mode); null in open mode. */
+  author: string | null;
+}
+
+/** One calibration of a sensor's probe (API.md §15); its points as JSON text. */
+export interface CalibrationTable {
+  calibration_id: Generated<number>;
+  sensor_id: number;
+  calibrated_at: DbTime;
+  points: string;
+  slope: number;
+  offset: number;
+  accepted: DbBool;
+  note: string | null;
+  author: string | null;
+}
+
+/** One note of a prototype's journal (API.md §15); its tags have a table of their own. */
+export interface NoteTable {
+  note_id: Generated<number>;
+  prototype_id: number;
+  at: DbTime;
+  text: string;
+  author: string | null;
+}
+
+/** One tag of one note, in the note's order (`position` from 0). */
+export interface NoteTagTable {
+  note_id: number;
+  position: number;
+  tag: string;
+}
+
+export const SAFETY_EVENT_KINDS = ['lockout', 'unlock', 'pause', 'resume'] as const;
+export type SafetyEventKind = (typeof SAFETY_EVENT_KINDS)[number];
+
+/**
+ * What the dosing safety did, for the journal (migration 036): an actuator locked out or unlocked
+ * (`actuator_id`), a prototype paused or resumed (`prototype_id`); written in the same
+ * transaction as the change itself.
+ */
+export interface SafetyEventTable {
+  event_id: Generated<number>;
+  kind: SafetyEventKind;
+  at: DbTime;
+  actuator_id: number | null;
+  prototype_id: number | null;
+  /** A pause's end. */
+  until: DbTime | null;
+  /** A lockout's reason. */
+  reason: string | null;
+  /** Who unlocked, paused or resumed; null for the service's own and in open mode. */
   author: string | null;
 }
 
@@ -215,6 +274,10 @@ export interface Database {
   actuator_interlocks: ActuatorInterlockTable;
   activations: ActivationTable;
   refills: RefillTable;
+  calibrations: CalibrationTable;
+  notes: NoteTable;
+  note_tags: NoteTagTable;
+  safety_events: SafetyEventTable;
   users: UserTable;
   device_tokens: DeviceTokenTable;
   settings: SettingTable;
@@ -234,6 +297,10 @@ export type StoredInterlock = Omit<Selectable<ActuatorInterlockTable>, 'actuator
 export type StoredActivation = Omit<Selectable<ActivationTable>, 'answered'> & { answered: boolean | null };
 /** A refill as the service handles it: refilled_at in epoch ms. */
 export type StoredRefill = Selectable<RefillTable>;
+
+export type StoredSafetyEvent = Selectable<SafetyEventTable>;
+export type NewSafetyEvent = Omit<StoredSafetyEvent, 'event_id' | 'until' | 'reason' | 'author'> &
+  Partial<Pick<StoredSafetyEvent, 'until' | 'reason' | 'author'>>;
 
 export type StoredUser = Selectable<UserTable>;
 export type StoredDeviceToken = Selectable<DeviceTokenTable>;

@@ -157,7 +157,7 @@ describe.each(storeKinds())('deletes (%s)', (kind) => {
         `Sensor ${sensor_id} still has 1 actuator and 3 measurements; delete them first, or add ?cascade=true to delete them with it`,
       );
       // The counts as data too, for a client that acts on them rather than shows the sentence.
-      expect(res.body.dependents).toEqual({ sensors: 0, actuators: 1, measurements: 3 });
+      expect(res.body.dependents).toEqual({ sensors: 0, actuators: 1, measurements: 3, notes: 0 });
       expect((await del(`/sensors/${sensor_id}?cascade=false`)).status).toBe(409);
       expect(await counts(service.store)).toEqual(before);
       expect((await service.get(`/actuators/${actuator_id}/state`)).status).toBe(200);
@@ -171,7 +171,7 @@ describe.each(storeKinds())('deletes (%s)', (kind) => {
       expect(res.body.detail).toBe(
         `Sensor ${sensor_id} still has 1 measurement; delete them first, or add ?cascade=true to delete them with it`,
       );
-      expect(res.body.dependents).toEqual({ sensors: 0, actuators: 0, measurements: 1 });
+      expect(res.body.dependents).toEqual({ sensors: 0, actuators: 0, measurements: 1, notes: 0 });
     });
 
     it('deletes a sensor with nothing below it without cascade', async () => {
@@ -243,7 +243,7 @@ describe.each(storeKinds())('deletes (%s)', (kind) => {
       expect(res.body.detail).toBe(
         `Prototype ${prototype_id} still has 2 sensors, 1 actuator and 2 measurements; delete them first, or add ?cascade=true to delete them with it`,
       );
-      expect(res.body.dependents).toEqual({ sensors: 2, actuators: 1, measurements: 2 });
+      expect(res.body.dependents).toEqual({ sensors: 2, actuators: 1, measurements: 2, notes: 0 });
       expect(await counts(service.store)).toEqual(before);
     });
 
@@ -313,7 +313,7 @@ describe.each(storeKinds())('deletes (%s)', (kind) => {
       const schema = resolve(doc, refused.content['application/json'].schema);
       expect(schema.required).toEqual(expect.arrayContaining(['detail', 'dependents']));
       const dependents = resolve(doc, schema.properties.dependents);
-      expect(Object.keys(dependents.properties).sort()).toEqual(['actuators', 'measurements', 'sensors']);
+      expect(Object.keys(dependents.properties).sort()).toEqual(['actuators', 'measurements', 'notes', 'sensors']);
       expect(doc.paths[path].delete.description).toContain('`dependents`');
     }
   });

@@ -359,7 +359,7 @@ describe.each(storeKinds())('dosing safety data (%s)', (kind) => {
 
       const refused = await service.request('DELETE', `/sensors/${guard}`);
       expect(refused.status).toBe(409);
-      expect(refused.body.dependents).toEqual({ sensors: 0, actuators: 2, measurements: 0 });
+      expect(refused.body.dependents).toEqual({ sensors: 0, actuators: 2, measurements: 0, notes: 0 });
       expect(refused.body.detail).toMatch(/2 actuators/);
       expect(await actuator(guarded.actuator_id)).toEqual(guarded);
 

@@ -291,9 +291,10 @@ describe.each(storeKinds())('volumes and stock (%s)', (kind) => {
       expect(await service.store.refills.between([id], { start: NOW - HOUR, end: NOW, endInclusive: false })).toEqual([all[1]]);
       expect(await service.store.refills.between([id], EVERYTHING, 1)).toEqual([all[0]]);
       expect(await service.store.refills.between([], EVERYTHING)).toEqual([]);
-      const ofPrototype = await service.store.refills.ofPrototype(0, { start: NOW - 2 * HOUR, end: NOW, endInclusive: true });
-      expect(ofPrototype.filter((r) => r.actuator_id === id)).toEqual(all);
-      expect(await service.store.refills.ofPrototype(4040, EVERYTHING)).toEqual([]);
+      const page = { window: { start: NOW - 2 * HOUR, end: NOW, endInclusive: true }, limit: 100 };
+      const ofPrototype = await service.store.refills.ofPrototype(0, page);
+      expect(ofPrototype.filter((r) => r.actuator_id === id).map(({ sensor_id: _s, ...r }) => r)).toEqual(all);
+      expect(await service.store.refills.ofPrototype(4040, { window: EVERYTHING, limit: 100 })).toEqual([]);
 
       expect((await service.request('DELETE', `/actuators/${id}`)).status).toBe(204);
       expect(await refills(id)).toEqual([]);

@@ -38,5 +38,14 @@ export const storedActuatorSafety = {
   last_polled: null,
 };
 
-/** A sensor's trust settings (API.md §14) and name (§5) as a new one has them: for fixtures built by hand. */
-export const sensorTrustDefaults = { sensor_name: null, valid_min: null, valid_max: null, stale_after: null, stuck_after: null };
+/** A sensor's trust settings (API.md §14), name (§5) and calibration reminder (§15) as a new one has them: for fixtures built by hand. */
+export const sensorTrustDefaults = {
+  sensor_name: null,
+  valid_min: null,
+  valid_max: null,
+  stale_after: null,
+  stuck_after: null,
+  calibration_interval: null,
+  calibrated_at: null,
+  calibration_due: null,
+};

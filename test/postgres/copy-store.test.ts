@@ -17,6 +17,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)('copying a SQLite store into Postg
     doses: unknown;
     prototype: unknown;
     refills: unknown[];
+    calibrations: unknown;
+    journals: unknown[];
   };
   beforeAll(async () => {
     source = await scratchDatabase('sqlite');
@@ -35,6 +37,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('copying a SQLite store into Postg
       valid_max: 20,
       stale_after: 600,
       stuck_after: 3600,
+      calibration_interval: 30,
     });
     await service.patch('/actuators', [
       {
@@ -62,6 +65,9 @@ describe.runIf(process.env.TEST_DATABASE_URL)('copying a SQLite store into Postg
     await service.store.activations.judge(firstDose.activation_id, false);
     await service.store.actuators.lockOut(1, Date.now(), 'copied lockout');
     await service.post('/prototypes/4/pause', { for: 'PT12H' });
+    // A grower's records: a calibration (the sensor's calibrated_at and calibration_due with it) and a tagged note.
+    await service.post('/sensors/4/calibrations', { points: [{ reference: 8, reading: 8.2 }], note: 'air' });
+    await service.post('/prototypes/4/notes', { text: 'Air stone cleaned', tags: ['oxygen', 'maintenance'] });
     await service.post('/Measurement/Random', { nb_measurements: 12_000 });
     await service.request('PUT', '/picture', { raw: PNG, headers: { 'content-type': 'image/png' } });
     const created = await service.request('POST', '/users/new/', {
@@ -77,6 +83,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)('copying a SQLite store into Postg
       doses: (await service.get('/actuators/1/activations')).body,
       prototype: (await service.get('/prototypes/4')).body,
       refills: await service.store.refills.between([1], { endInclusive: false }),
+      calibrations: (await service.get('/sensors/4/calibrations')).body,
+      journals: [(await service.get('/prototypes/0/journal')).body, (await service.get('/prototypes/4/journal')).body],
     };
     await service.close();
   });
@@ -101,6 +109,10 @@ describe.runIf(process.env.TEST_DATABASE_URL)('copying a SQLite store into Postg
       expect(before.refills).toHaveLength(1);
       expect(await service.store.refills.between([1], { endInclusive: false })).toEqual(before.refills);
       expect((await service.get('/prototypes/4')).body).toEqual(before.prototype);
+      expect((await service.get('/sensors/4/calibrations')).body).toEqual(before.calibrations);
+      expect([(await service.get('/prototypes/0/journal')).body, (await service.get('/prototypes/4/journal')).body]).toEqual(
+        before.journals,
+      );
       expect((await service.get('/measurements/export')).text).toBe(before.export);
       // The history buckets come along as they were (they may hold what retention took).
       expect((await service.get('/measurements/1/aggregate?bucket=1d')).body).toEqual(before.history);
@@ -120,6 +132,9 @@ describe.runIf(process.env.TEST_DATABASE_URL)('copying a SQLite store into Postg
       await service.post('/actuators/1/refill', { stock_ml: 300 });
       const refills = await service.store.refills.between([1], { endInclusive: false });
       expect(refills[0].refill_id).toBeGreaterThan(refills[1].refill_id);
+      const note = await service.post('/prototypes/4/notes', { text: 'after the copy' });
+      expect(note.status).toBe(200);
+      expect(note.body.note_id).toBe(2);
     } finally {
       await service.close();
     }

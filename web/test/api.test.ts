@@ -76,7 +76,7 @@ describe('dependentsOf', () => {
     new ApiError(409, detail, dependents ? { detail, dependents } : { detail });
 
   it('reads the counts the service’s refusal carries, not its sentence', () => {
-    const refused = refusal('Sensor 3 cannot go just now', { sensors: 0, actuators: 1, measurements: 1288 });
+    const refused = refusal('Sensor 3 cannot go just now', { sensors: 0, actuators: 1, measurements: 1288, notes: 0 });
     expect(dependentsOf(refused)).toBe('1 actuator and 1,288 measurements');
   });
 

@@ -54,6 +54,9 @@ describe('thresholdBands', () => {
     valid_max: null,
     stale_after: null,
     stuck_after: null,
+    calibration_interval: null,
+    calibrated_at: null,
+    calibration_due: null,
   };
 
   it('shades critical outside the critical thresholds and warning between them and the warning ones', () => {

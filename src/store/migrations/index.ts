@@ -15,6 +15,7 @@ import { lastPolledMigration } from './032_last_polled.js';
 import { deviceTokensMigration } from './033_device_tokens.js';
 import { sensorNamesMigration } from './034_sensor_names.js';
 import { volumesStockMigration } from './035_volumes_stock.js';
+import { calibrationsJournalMigration } from './036_calibrations_journal.js';
 
 /**
  * Migrations are code, not files found at run time, so the built service carries them. Names sort
@@ -38,6 +39,7 @@ export function migrationProvider(dialect: Dialect, log: MigrationLog = () => {}
     '033_device_tokens': deviceTokensMigration(dialect.schema),
     '034_sensor_names': sensorNamesMigration(),
     '035_volumes_stock': volumesStockMigration(dialect.schema),
+    '036_calibrations_journal': calibrationsJournalMigration(dialect.schema),
   };
   return { getMigrations: async () => migrations };
 }

@@ -1,7 +1,9 @@
 import type { Kysely, Selectable } from 'kysely';
+import type { RecordPage } from '../../domain/journal-page.js';
 import type { TimeWindow } from '../../domain/time-window.js';
 import type { ActivationTable, Database, StoredActivation } from '../database.js';
 import type { Dialect } from '../dialect.js';
+import { paged } from './record-page.js';
 
 const toActivation = (row: Selectable<ActivationTable>): StoredActivation => ({
   ...row,
@@ -64,6 +66,19 @@ export function activationRepository(db: Kysely<Database>, dialect: Dialect) {
         );
       }
       return query.orderBy('activated_at').orderBy('activation_id').limit(limit).execute();
+    },
+
+    /** A page of the doses of the actuators on the prototype's sensors (the journal), each with its actuator's sensor. */
+    async ofPrototype(prototypeId: number, page: RecordPage): Promise<(StoredActivation & { sensor_id: number })[]> {
+      const query = db
+        .selectFrom('activations')
+        .innerJoin('actuators', 'actuators.actuator_id', 'activations.actuator_id')
+        .innerJoin('sensors', 'sensors.sensor_id', 'actuators.sensor_id')
+        .selectAll('activations')
+        .select('actuators.sensor_id')
+        .where('sensors.prototype_id', '=', prototypeId);
+      const rows = await paged(query, { at: 'activations.activated_at', id: 'activations.activation_id' }, page, dialect).execute();
+      return rows.map((row) => ({ ...toActivation(row), sensor_id: row.sensor_id }));
     },
 
     /** The actuator's doses recorded at or after `from`, oldest first: what the rolling limits and the judging read. */

@@ -109,11 +109,21 @@ export function alertRepository(db: Kysely<Database>, dialect: Dialect) {
       return query.orderBy('alerts.alert_id', 'desc').limit(filter.limit).execute();
     },
 
-    /** The active sensor alerts of some sensors (all of them when none are named), oldest first. */
-    active(sensorIds?: readonly number[]): Promise<SensorAlertRow[]> {
+    /** The active sensor alerts of some sensors (all of them when none are named), of some kinds (any when none are named), oldest first. */
+    active(sensorIds?: readonly number[], kinds?: readonly AlertKind[]): Promise<SensorAlertRow[]> {
       let query = withSensor().where('alerts.state', '=', 'active').where('alerts.sensor_id', 'is not', null);
       if (sensorIds) query = query.where('alerts.sensor_id', 'in', sensorIds.length ? [...sensorIds] : [-1]);
+      if (kinds) query = query.where('alerts.kind', 'in', kinds.length ? [...kinds] : ['-' as AlertKind]);
       return query.orderBy('alerts.alert_id').execute() as Promise<SensorAlertRow[]>;
+    },
+
+    /** The sensor's active alert of a kind, if any. */
+    activeOfSensor(sensorId: number, kind: AlertKind): Promise<SensorAlertRow | undefined> {
+      return withSensor()
+        .where('alerts.state', '=', 'active')
+        .where('alerts.kind', '=', kind)
+        .where('alerts.sensor_id', '=', sensorId)
+        .executeTakeFirst() as Promise<SensorAlertRow | undefined>;
     },
 
     /** The service's own active alert of a kind (no sensor, no actuator), if any. */

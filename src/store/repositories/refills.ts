@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely';
+import type { RecordPage } from '../../domain/journal-page.js';
 import type { TimeWindow } from '../../domain/time-window.js';
 import type { Database, StoredRefill } from '../database.js';
 import type { Dialect } from '../dialect.js';
+import { paged } from './record-page.js';
 
 /** A refill to record. */
 export type NewRefill = Omit<StoredRefill, 'refill_id'>;
@@ -38,13 +40,14 @@ export function refillRepository(db: Kysely<Database>, dialect: Dialect) {
       return within(selectRefills().where('refills.actuator_id', 'in', [...actuatorIds]), window, limit).execute();
     },
 
-    /** The refills of the prototype's actuators (those whose sensor belongs to it) in `window`, newest first. */
-    async ofPrototype(prototypeId: number, window: TimeWindow, limit?: number): Promise<StoredRefill[]> {
+    /** A page of the refills of the prototype's actuators (those whose sensor belongs to it), for the journal. */
+    async ofPrototype(prototypeId: number, page: RecordPage): Promise<(StoredRefill & { sensor_id: number })[]> {
       const query = selectRefills()
         .innerJoin('actuators', 'actuators.actuator_id', 'refills.actuator_id')
         .innerJoin('sensors', 'sensors.sensor_id', 'actuators.sensor_id')
+        .select('actuators.sensor_id')
         .where('sensors.prototype_id', '=', prototypeId);
-      return within(query, window, limit).execute();
+      return paged(query, { at: 'refills.refilled_at', id: 'refills.refill_id' }, page, dialect).execute();
     },
   };
 }

@@ -22,7 +22,7 @@ export type Removal =
   | { status: 'missing' }
   | { status: 'has-dependents'; dependents: Dependents };
 
-const hasAny = (d: Dependents) => (d.sensors ?? 0) + d.actuators + d.measurements > 0;
+const hasAny = (d: Dependents) => (d.sensors ?? 0) + d.actuators + d.measurements + (d.notes ?? 0) > 0;
 
 /**
  * Deletes, bound to one transaction (the caller opens it). Sensors and prototypes are locked
@@ -96,7 +96,10 @@ export function removals(db: Kysely<Database>, dialect: Dialect) {
       return Number(result.numDeletedRows) > 0;
     },
 
-    /** A sensor, refused while it has measurements or actuators unless `cascade`, which deletes them with it. */
+    /**
+     * A sensor, refused while it has measurements or actuators unless `cascade`, which deletes them
+     * with it. Its calibrations go with it (the schema cascades).
+     */
     async sensor(sensorId: number, cascade: boolean): Promise<Removal> {
       const query = db.selectFrom('sensors').select('sensor_id').where('sensor_id', '=', sensorId);
       if (!(await dialect.forUpdate(query).executeTakeFirst())) return { status: 'missing' };
@@ -109,13 +112,20 @@ export function removals(db: Kysely<Database>, dialect: Dialect) {
       return { status: 'removed', sensorIds: [sensorId], ...below };
     },
 
-    /** A prototype, refused while it has sensors (and so their actuators and measurements) unless `cascade`. */
+    /**
+     * A prototype, refused while it has sensors (and so their actuators and measurements) or notes
+     * unless `cascade`. Its notes, pauses and resumes go with it (the schema cascades).
+     */
     async prototype(prototypeId: number, cascade: boolean): Promise<Removal> {
       const query = db.selectFrom('prototypes').select('prototype_id').where('prototype_id', '=', prototypeId);
       if (!(await dialect.forUpdate(query).executeTakeFirst())) return { status: 'missing' };
       const sensorIds = await sensorIdsOf(prototypeId);
-      if (!cascade && sensorIds.length > 0) {
-        return { status: 'has-dependents', dependents: { sensors: sensorIds.length, ...(await dependentsOfSensors(sensorIds)) } };
+      if (!cascade) {
+        const notes = await count(
+          db.selectFrom('notes').select(countAll).where('prototype_id', '=', prototypeId).executeTakeFirstOrThrow(),
+        );
+        const dependents = { sensors: sensorIds.length, ...(await dependentsOfSensors(sensorIds)), notes };
+        if (hasAny(dependents)) return { status: 'has-dependents', dependents };
       }
       const below = await removeBelow(sensorIds);
       if (sensorIds.length > 0) await db.deleteFrom('sensors').where('sensor_id', 'in', sensorIds).execute();

@@ -1,7 +1,16 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Sensor, SensorBase } from '../../domain/sensor.js';
-import type { Database } from '../database.js';
+import type { Database, SensorTable } from '../database.js';
 import type { Dialect } from '../dialect.js';
+
+const isoOrNull = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** The row as the API shows it: the calibration times as ISO text. */
+const toSensor = (row: Selectable<SensorTable>): Sensor => ({
+  ...row,
+  calibrated_at: isoOrNull(row.calibrated_at),
+  calibration_due: isoOrNull(row.calibration_due),
+});
 
 function columns(sensor: SensorBase) {
   return {
@@ -17,6 +26,7 @@ function columns(sensor: SensorBase) {
     valid_max: sensor.valid_max ?? null,
     stale_after: sensor.stale_after ?? null,
     stuck_after: sensor.stuck_after ?? null,
+    calibration_interval: sensor.calibration_interval ?? null,
   };
 }
 
@@ -27,20 +37,23 @@ export function sensorRepository(db: Kysely<Database>, dialect: Dialect) {
       return dialect.lockRows(db, 'sensors', sensorIds);
     },
 
-    listByPrototype(prototypeId: number): Promise<Sensor[]> {
-      return db.selectFrom('sensors').selectAll().where('prototype_id', '=', prototypeId).orderBy('sensor_id').execute();
+    async listByPrototype(prototypeId: number): Promise<Sensor[]> {
+      return (await db.selectFrom('sensors').selectAll().where('prototype_id', '=', prototypeId).orderBy('sensor_id').execute()).map(
+        toSensor,
+      );
     },
 
     /** Sensors by sensor_id, all of them or those matching the filter. */
-    list(filter: { sensorIds?: readonly number[]; prototypeId?: number } = {}): Promise<Sensor[]> {
+    async list(filter: { sensorIds?: readonly number[]; prototypeId?: number } = {}): Promise<Sensor[]> {
       let query = db.selectFrom('sensors').selectAll();
       if (filter.sensorIds) query = query.where('sensor_id', 'in', filter.sensorIds.length ? [...filter.sensorIds] : [-1]);
       if (filter.prototypeId !== undefined) query = query.where('prototype_id', '=', filter.prototypeId);
-      return query.orderBy('sensor_id').execute();
+      return (await query.orderBy('sensor_id').execute()).map(toSensor);
     },
 
-    get(sensorId: number): Promise<Sensor | undefined> {
-      return db.selectFrom('sensors').selectAll().where('sensor_id', '=', sensorId).executeTakeFirst();
+    async get(sensorId: number): Promise<Sensor | undefined> {
+      const row = await db.selectFrom('sensors').selectAll().where('sensor_id', '=', sensorId).executeTakeFirst();
+      return row && toSensor(row);
     },
 
     /**
@@ -48,8 +61,9 @@ export function sensorRepository(db: Kysely<Database>, dialect: Dialect) {
      * (`Dialect.forKeyShare`): for writes of rows that belong to it, which then never meet a
      * delete of the sensor halfway. Undefined when it does not exist (or a delete just took it).
      */
-    getKept(sensorId: number): Promise<Sensor | undefined> {
-      return dialect.forKeyShare(db.selectFrom('sensors').selectAll().where('sensor_id', '=', sensorId)).executeTakeFirst();
+    async getKept(sensorId: number): Promise<Sensor | undefined> {
+      const row = await dialect.forKeyShare(db.selectFrom('sensors').selectAll().where('sensor_id', '=', sensorId)).executeTakeFirst();
+      return row && toSensor(row);
     },
 
     /** The ids among `sensorIds` that exist. */
@@ -63,18 +77,35 @@ export function sensorRepository(db: Kysely<Database>, dialect: Dialect) {
       return new Set(rows.map((r) => r.sensor_id));
     },
 
-    create(sensor: SensorBase): Promise<Sensor> {
-      return db.insertInto('sensors').values(columns(sensor)).returningAll().executeTakeFirstOrThrow();
+    /** Creates the sensor, its next calibration due at `calibrationDue` (epoch ms; null: none, as without an interval). */
+    async create(sensor: SensorBase, calibrationDue: number | null = null): Promise<Sensor> {
+      const values = { ...columns(sensor), calibration_due: calibrationDue === null ? null : dialect.time(calibrationDue) };
+      return toSensor(await db.insertInto('sensors').values(values).returningAll().executeTakeFirstOrThrow());
     },
 
-    /** Writes every field of `sensor` (already merged and checked by the caller). */
-    update(sensor: Sensor): Promise<Sensor> {
-      return db
+    /**
+     * Writes every setting of `sensor` (already merged and checked by the caller), and when the
+     * next calibration falls due; `calibrated_at` is only ever moved by `calibrated`.
+     */
+    async update(sensor: Sensor, calibrationDue: number | null): Promise<Sensor> {
+      const row = await db
         .updateTable('sensors')
-        .set(columns(sensor))
+        .set({ ...columns(sensor), calibration_due: calibrationDue === null ? null : dialect.time(calibrationDue) })
         .where('sensor_id', '=', sensor.sensor_id)
         .returningAll()
         .executeTakeFirstOrThrow();
+      return toSensor(row);
+    },
+
+    /** Records the sensor's newest accepted calibration and its next due instant (epoch ms, or null). */
+    async calibrated(sensorId: number, at: number, calibrationDue: number | null): Promise<Sensor> {
+      const row = await db
+        .updateTable('sensors')
+        .set({ calibrated_at: dialect.time(at), calibration_due: calibrationDue === null ? null : dialect.time(calibrationDue) })
+        .where('sensor_id', '=', sensorId)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toSensor(row);
     },
   };
 }
