@@ -51,27 +51,24 @@ describe('alertKindText', () => {
   });
 
   it("says the records' alerts (§15) in words", () => {
-    // Kinds the service adds with the records: typed loosely until its schema lists them.
-    const kind = (name: string) => name as Parameters<typeof alertKindText>[0]['kind'];
-    expect(alertKindText({ kind: kind('stock_low'), severity: 'warning' })).toBe('bottle running low: refill it');
-    expect(alertKindText({ kind: kind('calibration_due'), severity: 'warning' })).toBe('calibration due');
+    expect(alertKindText({ kind: 'stock_low', severity: 'warning' })).toBe('bottle running low: refill it');
+    expect(alertKindText({ kind: 'calibration_due', severity: 'warning' })).toBe('calibration due');
   });
 });
 
 describe('alertFigures', () => {
-  const kind = (name: string) => name as Parameters<typeof alertFigures>[0]['kind'];
   it('shows the readings of a sensor alert that has them', () => {
     expect(alertFigures({ kind: 'high', value: 7.2 })).toBe('readings');
     expect(alertFigures({ kind: 'low', value: 0 })).toBe('readings');
   });
 
   it('shows the stock left of a bottle running low', () => {
-    expect(alertFigures({ kind: kind('stock_low'), value: 80 })).toBe('stock');
+    expect(alertFigures({ kind: 'stock_low', value: 80 })).toBe('stock');
   });
 
   it('shows nothing where nothing was measured', () => {
     expect(alertFigures({ kind: 'stale', value: 7 })).toBeNull();
-    expect(alertFigures({ kind: kind('calibration_due'), value: null })).toBeNull();
+    expect(alertFigures({ kind: 'calibration_due', value: null })).toBeNull();
     expect(alertFigures({ kind: 'lockout', value: null })).toBeNull();
   });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { ACCEPTED_SLOPE as SERVICE_ACCEPTED, fitCalibration } from '../../src/records/calibration-fit.js';
 import {
+  ACCEPTED_SLOPE,
   bufferPresets,
   calibrationStatus,
   calibrationVerdict,
@@ -189,5 +191,60 @@ describe('bufferPresets', () => {
     expect(bufferPresets('ec', 'µS/cm')).toEqual([1413, 12880]);
     expect(bufferPresets('ec', 'uS/cm')).toEqual([1413, 12880]);
     expect(bufferPresets('temperature', 'Celsius')).toEqual([]);
+  });
+});
+
+describe("the preview against the service's fit", () => {
+  // The form previews the fit the service will record: the same line, the same acceptance band.
+  const cases = [
+    [
+      { reference: 7, reading: 7.05 },
+      { reference: 4, reading: 4.2 },
+    ],
+    [
+      { reference: 7, reading: 7.05 },
+      { reference: 4, reading: 4.2 },
+      { reference: 10, reading: 9.85 },
+    ],
+    [
+      { reference: 1.413, reading: 1.38 },
+      { reference: 12.88, reading: 13.4 },
+    ],
+    [{ reference: 7, reading: 7.3 }],
+    [
+      { reference: 4, reading: 3.1 },
+      { reference: 7, reading: 7.9 },
+      { reference: 10, reading: 9 },
+      { reference: 4, reading: 4 },
+    ],
+  ];
+  it('fits every case as the service does', () => {
+    for (const points of cases) {
+      const service = fitCalibration(points);
+      if (typeof service === 'string') throw new Error(service);
+      const page = fitLine(points);
+      expect(page?.slope).toBeCloseTo(service.slope, 12);
+      expect(page?.offset).toBeCloseTo(service.offset, 12);
+    }
+  });
+
+  it('cannot fit what the service refuses', () => {
+    expect(
+      fitCalibration([
+        { reference: 7, reading: 7 },
+        { reference: 7, reading: 7.1 },
+      ]),
+    ).toBe('references_equal');
+    expect(
+      fitLine([
+        { reference: 7, reading: 7 },
+        { reference: 7, reading: 7.1 },
+      ]),
+    ).toBeNull();
+  });
+
+  it('refuses outside the band the service accepts', () => {
+    expect(ACCEPTED_SLOPE.min / 100).toBe(SERVICE_ACCEPTED.min);
+    expect(ACCEPTED_SLOPE.max / 100).toBe(SERVICE_ACCEPTED.max);
   });
 });

@@ -11,8 +11,8 @@ import type {
   NoteInput,
   NotePatch,
   NoteQuery,
-  RecordsActuator,
 } from './records';
+import type { Actuator } from './types';
 
 export const journalCsvPath = (prototypeId: number) => `/prototypes/${prototypeId}/journal.csv`;
 
@@ -22,7 +22,7 @@ export const recordsApi = {
     sendJson<DoseBucket[]>('GET', `/actuators/${actuatorId}/doses`, { query: { ...query } }),
   /** Sets the bottle's content (and clears a `stock_low` alert). */
   refill: (actuatorId: number, stockMl: number) =>
-    sendJson<RecordsActuator>('POST', `/actuators/${actuatorId}/refill`, { json: { stock_ml: stockMl } }),
+    sendJson<Actuator>('POST', `/actuators/${actuatorId}/refill`, { json: { stock_ml: stockMl } }),
 
   calibrations: (sensorId: number, query: { limit?: number } = {}) =>
     sendJson<Calibration[]>('GET', `/sensors/${sensorId}/calibrations`, { query: { ...query } }),

@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { type FieldErrors, fieldErrors } from '../api/errors';
-import type { RecordsActuator } from '../api/records';
 import { recordsApi } from '../api/records-endpoints';
 import type { Actuator } from '../api/types';
 import { useDashboard } from '../context';
@@ -14,7 +13,7 @@ import { Modal } from './modal';
 const REFILLS_READ = 100;
 
 interface Props {
-  actuator: RecordsActuator;
+  actuator: Actuator;
   /** The actuator as the refill answered it. */
   onChanged: (actuator: Actuator) => void;
 }
@@ -114,7 +113,7 @@ function RefillButton({
   suggestion,
   onRefilled,
 }: {
-  actuator: RecordsActuator;
+  actuator: Actuator;
   suggestion: string;
   onRefilled: (actuator: Actuator, ml: number) => void;
 }) {

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { Note } from '../api/records';
 import { recordsApi } from '../api/records-endpoints';
 import { noteMarks, type PlotBox } from '../domain/chart-notes';
-import { localDateTime, shortDateTime } from '../domain/journal';
+import { localDateTime, localDateTimeZoned } from '../domain/local-time';
 import type { TimeRange } from '../domain/time';
 import { useLive } from '../live';
 
@@ -64,7 +64,7 @@ export function ChartNotes({ notes, box }: { notes: readonly Note[]; box: PlotBo
     <div class="chart-notes" data-note-marks={marks.length}>
       {marks.map((mark) => {
         const id = mark.notes[0].note_id;
-        const said = mark.notes.map((note) => `${shortDateTime(note.at)}: ${note.text}`).join('; ');
+        const said = mark.notes.map((note) => `${localDateTime(note.at)}: ${note.text}`).join('; ');
         return (
           <div
             key={id}
@@ -85,8 +85,8 @@ export function ChartNotes({ notes, box }: { notes: readonly Note[]; box: PlotBo
             <div class="note-tip" role="tooltip" style={{ left: `${mark.tipLeft}px`, maxWidth: `${mark.tipWidth}px` }}>
               {mark.notes.map((note) => (
                 <p key={note.note_id}>
-                  <time dateTime={note.at} title={localDateTime(note.at)}>
-                    {shortDateTime(note.at)}
+                  <time dateTime={note.at} title={localDateTimeZoned(note.at)}>
+                    {localDateTime(note.at)}
                   </time>{' '}
                   {note.text}
                   {note.tags.length > 0 && <span class="muted"> · {note.tags.join(', ')}</span>}

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { FieldErrors } from '../api/errors';
-import type { RecordsActuator, RecordsSensor } from '../api/records';
+import type { Actuator, Sensor } from '../api/types';
 import { optionalText, parseOptionalNumbers } from '../domain/numbers';
 import { VOLUME_FIELDS, volumeChanges, volumeTexts, type VolumeTexts } from '../domain/volumes';
 import { NumberField } from './fields';
@@ -19,7 +19,7 @@ export interface RecordFieldsState<T> {
   reset: () => void;
 }
 
-export function useVolumeFields(actuator: RecordsActuator | undefined): RecordFieldsState<VolumeTexts> {
+export function useVolumeFields(actuator: Actuator | undefined): RecordFieldsState<VolumeTexts> {
   const [texts, setTexts] = useState(() => volumeTexts(actuator));
   return {
     texts,
@@ -62,7 +62,7 @@ export function VolumeFields({
 
 type IntervalTexts = { calibration_interval: string };
 
-export function useCalibrationInterval(sensor: RecordsSensor | undefined): RecordFieldsState<IntervalTexts> {
+export function useCalibrationInterval(sensor: Sensor | undefined): RecordFieldsState<IntervalTexts> {
   const [texts, setTexts] = useState(() => ({ calibration_interval: optionalText(sensor?.calibration_interval) }));
   return {
     texts,

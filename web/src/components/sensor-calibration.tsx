@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api/endpoints';
 import { type FieldErrors, fieldErrors } from '../api/errors';
-import type { Calibration, CalibrationFields, RecordsSensor } from '../api/records';
+import type { Calibration, CalibrationFields } from '../api/records';
+import type { Sensor } from '../api/types';
 import { recordsApi } from '../api/records-endpoints';
 import { useDashboard } from '../context';
 import {
@@ -21,7 +22,7 @@ import { Modal } from './modal';
 
 type Dates = Partial<CalibrationFields>;
 
-const datesOf = (sensor: RecordsSensor): Dates => ({
+const datesOf = (sensor: Sensor): Dates => ({
   calibration_interval: sensor.calibration_interval,
   calibrated_at: sensor.calibrated_at,
   calibration_due: sensor.calibration_due,
@@ -31,7 +32,7 @@ const datesOf = (sensor: RecordsSensor): Dates => ({
  * A sensor card's calibration (docs/api.md §15): when it was last calibrated, when the next is
  * due, and *Record calibration*.
  */
-export function SensorCalibration({ sensor, nowMs }: { sensor: RecordsSensor; nowMs: number }) {
+export function SensorCalibration({ sensor, nowMs }: { sensor: Sensor; nowMs: number }) {
   const { prototype, canModify } = useDashboard();
   // What the service answered after a calibration recorded here, until the sensor itself says more.
   const [recorded, setRecorded] = useState<Dates | null>(null);
@@ -42,7 +43,7 @@ export function SensorCalibration({ sensor, nowMs }: { sensor: RecordsSensor; no
   const name = sensorName(sensor);
 
   const reread = async () => {
-    const sensors = (await api.sensors(prototype.prototype_id)) as RecordsSensor[];
+    const sensors = await api.sensors(prototype.prototype_id);
     const fresh = sensors.find((s) => s.sensor_id === sensor.sensor_id);
     if (fresh) setRecorded(datesOf(fresh));
   };
@@ -85,7 +86,7 @@ function CalibrationForm({
   onRecorded,
   onClose,
 }: {
-  sensor: RecordsSensor;
+  sensor: Sensor;
   due: string;
   onRecorded: () => void;
   onClose: () => void;

@@ -23,7 +23,7 @@ const RECORD_KINDS: Record<string, string> = {
 export function alertKindText(alert: Pick<Alert, 'kind' | 'severity'>): string {
   if (alert.kind === 'stale') return 'no recent reading';
   if (alert.kind === 'backup') return 'no recent good backup';
-  const records = RECORD_KINDS[alert.kind as string];
+  const records = RECORD_KINDS[alert.kind];
   if (records) return records;
   if (alert.kind !== 'low' && alert.kind !== 'high') return alert.kind.replace(/_/g, ' ');
   return alert.severity === 'critical' ? `critically ${alert.kind}` : alert.kind;
@@ -36,7 +36,7 @@ export function alertKindText(alert: Pick<Alert, 'kind' | 'severity'>): string {
  */
 export function alertFigures(alert: Pick<Alert, 'kind' | 'value'>): 'readings' | 'stock' | null {
   if (alert.value === null || alert.kind === 'stale') return null;
-  return (alert.kind as string) === 'stock_low' ? 'stock' : 'readings';
+  return alert.kind === 'stock_low' ? 'stock' : 'readings';
 }
 
 /**

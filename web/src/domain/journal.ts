@@ -4,6 +4,7 @@
  * Pure functions of the service's data.
  */
 import type { JournalEntry, JournalType, Note, NoteChange } from '../api/records';
+import { localTime } from './local-time';
 import { mlText } from './volumes';
 import { offsetText, slopePercent } from './calibration';
 
@@ -118,37 +119,6 @@ export const noteEntry = (note: Note): JournalEntry => ({
   tags: note.tags,
   detail: {},
 });
-
-/** "14:05", the time of day in the browser's time zone. */
-export function localTime(at: string): string {
-  return new Date(at).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
-}
-
-/** "25 Nov, 14:05": a local day and time, where entries of several days meet (a chart's notes). */
-export function shortDateTime(at: string): string {
-  return new Date(at).toLocaleString(undefined, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
-}
-
-/** "Tue 25 Nov 2025, 14:05": a full local date and time, for a title or a screen reader. */
-export function localDateTime(at: string): string {
-  return new Date(at).toLocaleString(undefined, {
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-  });
-}
-
-/** "Europe/Berlin (UTC+01:00)": the zone the page's times are in, said once on the page. */
-export function zoneText(atMs: number, zone = Intl.DateTimeFormat().resolvedOptions().timeZone): string {
-  const minutes = -new Date(atMs).getTimezoneOffset();
-  const sign = minutes < 0 ? '−' : '+';
-  const abs = Math.abs(minutes);
-  const offset = `UTC${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
-  return zone && zone !== 'UTC' ? `${zone} (${offset})` : offset;
-}
 
 export interface DayGroup {
   /** The local date, `YYYY-MM-DD`. */

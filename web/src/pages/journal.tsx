@@ -18,16 +18,14 @@ import {
   entryText,
   groupByDay,
   type JournalNames,
-  localDateTime,
-  localTime,
   noteEntry,
   noteOfChange,
   tagsOf,
   TYPE_FILTERS,
   typeLabel,
-  zoneText,
 } from '../domain/journal';
 import { actuatorName, sensorName } from '../domain/labels';
+import { localDateTimeZoned, localTime, zoneLabel } from '../domain/local-time';
 import { tokenUsername } from '../domain/session-token';
 import { useLive } from '../live';
 import { storedToken } from '../state/session';
@@ -166,7 +164,7 @@ export function JournalPage() {
         />
         <TagFilter tag={filter.tag} tags={tags} onTag={(tag) => setFilter({ ...filter, tag })} />
         <CsvLink prototypeId={prototype.prototype_id} name={prototype.prototype_name} filter={filter} />
-        <p class="muted journal-zone">Times in {zoneText(nowMs)}.</p>
+        <p class="muted journal-zone">Times in {zoneLabel(nowMs)}.</p>
       </div>
       {failure && (
         <p class="error" role="alert">
@@ -303,7 +301,7 @@ function JournalItem({ entry, prototypeId, names, editable, onTag, onNote, onDel
       <div class="entry-body">
         <p class="entry-head">
           <span class="entry-type">{label}</span>{' '}
-          <time dateTime={entry.at} title={localDateTime(entry.at)}>
+          <time dateTime={entry.at} title={localDateTimeZoned(entry.at)}>
             {localTime(entry.at)}
           </time>
           {entry.type === 'note' && entry.author && <span class="muted"> · {entry.author}</span>}
