@@ -115,15 +115,14 @@ describe.each(storeKinds())('dashboard records in a real browser (%s)', (kind) =
       expect(csv).toContain(text);
 
       // Filtered by type, then by a tag: only what fits is listed.
+      const count = (selector: string) => page.locator(`.journal-entry${selector}`).count();
+      const shown = async () => ({ notes: await count('[data-type="note"]'), others: await count(':not([data-type="note"])') });
       await page.getByLabel('Show', { exact: true }).selectOption({ label: 'Pauses and resumes' });
-      await expect.poll(() => page.locator('.journal-entry[data-type="note"]').count()).toBe(0);
-      expect(await page.locator('.journal-entry[data-type="resume"]').count()).toBeGreaterThan(0);
+      await expect.poll(async () => (await count('[data-type="resume"]')) > 0 && (await shown()).notes === 0).toBe(true);
       await page.getByLabel('Show', { exact: true }).selectOption({ label: 'Everything' });
       await entry.waitFor();
       await entry.getByRole('button', { name: 'Show notes tagged filter' }).click();
-      await expect.poll(() => page.locator('.journal-entry[data-type="resume"]').count()).toBe(0);
-      expect(await page.locator('.journal-entry:not([data-type="note"])').count()).toBe(0);
-      await entry.waitFor();
+      await expect.poll(async () => (await shown()).others === 0 && (await entry.count()) === 1).toBe(true);
 
       // Edit the note: the service keeps the new text, and the list shows it.
       await entry.getByRole('button', { name: 'Edit' }).click();
@@ -236,7 +235,7 @@ describe.each(storeKinds())('dashboard records in a real browser (%s)', (kind) =
       expect(due).toBeGreaterThan(Date.now() + 29 * 86_400_000);
       await expect.poll(() => ph.locator('.calibration-last').textContent()).toBe('Calibrated just now');
       expect(await ph.locator('.calibration-due').textContent()).toMatch(/^due in (29|30) d \(/);
-      expect(await ph.getAttribute('class')).not.toContain('overdue');
+      expect(await ph.locator('.calibration').getAttribute('data-overdue')).toBe('false');
       expect(record.errors).toEqual([]);
       await context.close();
     });

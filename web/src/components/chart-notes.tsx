@@ -4,17 +4,16 @@ import { recordsApi } from '../api/records-endpoints';
 import { noteMarks, type PlotBox } from '../domain/chart-notes';
 import { localDateTime, localDateTimeZoned } from '../domain/local-time';
 import type { TimeRange } from '../domain/time';
-import { useLive } from '../live';
 
 /** At most this many notes are marked on one chart. */
 const NOTES_READ = 500;
 
 /**
- * The tank's notes for a chart's range (docs/api.md §15), read again when a note is written,
- * changed or deleted. A live range (it ends now) reads every note from its start on, so a note
- * written while it slides is there.
+ * The tank's notes for a chart's range (docs/api.md §15), and `changed`, for the page's event
+ * stream to call on a `note` event: the notes are read again. A live range (it ends now) reads
+ * every note from its start on, so a note written while it slides is there.
  */
-export function useChartNotes(prototypeId: number, range: TimeRange | undefined, live: boolean): Note[] {
+export function useChartNotes(prototypeId: number, range: TimeRange | undefined, live: boolean): { notes: Note[]; changed: () => void } {
   const [notes, setNotes] = useState<Note[]>([]);
   const [generation, setGeneration] = useState(0);
   useEffect(() => {
@@ -35,14 +34,7 @@ export function useChartNotes(prototypeId: number, range: TimeRange | undefined,
       current = false;
     };
   }, [prototypeId, range?.startMs, range?.endMs, live, generation]);
-  // Opened once the chart has read its range: a page refused its first reads opens no stream.
-  const reading = range !== undefined;
-  useLive(
-    reading ? { prototypeId } : null,
-    { note: () => setGeneration((n) => n + 1), reset: () => setGeneration((n) => n + 1) },
-    reading ? prototypeId : null,
-  );
-  return notes;
+  return { notes, changed: () => setGeneration((n) => n + 1) };
 }
 
 /**

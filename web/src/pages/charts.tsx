@@ -122,7 +122,7 @@ export function ChartsPage() {
 
   // Live while the range ends now: readings are gathered and drawn once per frame, however fast they come.
   const liveSpan = 'preset' in choice ? (PRESET_RANGES.find((p) => p.id === choice.preset)?.ms ?? null) : null;
-  const notes = useChartNotes(prototype.prototype_id, readings?.loaded, liveSpan !== null);
+  const { notes, changed: notesChanged } = useChartNotes(prototype.prototype_id, readings?.loaded, liveSpan !== null);
   const flush = () => {
     frame.current = null;
     const incoming = pending.current;
@@ -156,6 +156,8 @@ export function ChartsPage() {
         pending.current.push(...incoming);
         frame.current ??= requestAnimationFrame(flush);
       },
+      // A note of the tank concerns its sensors' charts: the service sends it on their stream.
+      note: notesChanged,
       reset: () => setGeneration((n) => n + 1),
     },
     liveSpan !== null ? selected.join() : null,
