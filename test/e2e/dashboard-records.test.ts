@@ -3,7 +3,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../helpers/service.js';
 import { storeKinds } from '../helpers/stores.js';
-import { launchBrowser, openPage, screenshot, seriousAccessibilityViolations, WIDTHS } from './browser.js';
+import { launchBrowser, openPage, screenshot, WIDTHS } from './browser.js';
+import { accessibilityViolations, smallTapTargets, visibleIsoInstants } from './page-checks.js';
 import { seedDay } from './dashboard-data.js';
 
 /** The flow of the acid pump: each 3 s dose is 6 ml. */
@@ -48,6 +49,14 @@ async function trackedPump(service: TestService): Promise<number> {
 const card = (page: Page, id: number) => page.locator(`[data-actuator-id="${id}"]`);
 const sensorCard = (page: Page, id: number) => page.locator(`[data-sensor-id="${id}"]`);
 const noOverflow = (page: Page) => page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+
+/** What every page of the records must be at each width: axe-core clean, no ISO instant shown, no overflow, and on a phone every tap target 44 px. */
+async function checkPage(page: Page, size: string, what: string): Promise<void> {
+  expect(await accessibilityViolations(page), what).toEqual([]);
+  expect(await visibleIsoInstants(page), what).toEqual([]);
+  expect(await noOverflow(page), what).toBeLessThanOrEqual(0);
+  if (size === 'phone') expect(await smallTapTargets(page), what).toEqual([]);
+}
 
 describe.each(storeKinds())('dashboard records in a real browser (%s)', (kind) => {
   let service: TestService;
@@ -101,8 +110,7 @@ describe.each(storeKinds())('dashboard records in a real browser (%s)', (kind) =
       expect(await page.locator('.journal-entry[data-type="resume"] .entry-text').first().textContent()).toBe('Dosing resumed');
       expect(await page.locator('.journal-entry[data-type="pause"] .entry-text').first().textContent()).toMatch(/^Dosing paused until /);
       expect(await page.locator('.journal-zone').textContent()).toMatch(/UTC/);
-      expect(await seriousAccessibilityViolations(page)).toEqual([]);
-      expect(await noOverflow(page)).toBeLessThanOrEqual(0);
+      await checkPage(page, size, 'journal');
       await screenshot(page, `records-journal-${size}`);
 
       // The CSV: the same journal as a file, the note in it.
@@ -146,7 +154,7 @@ describe.each(storeKinds())('dashboard records in a real browser (%s)', (kind) =
       await flag.click();
       expect(await flag.getAttribute('aria-expanded')).toBe('true');
       await expect.poll(() => tip.isVisible()).toBe(true);
-      expect(await seriousAccessibilityViolations(page)).toEqual([]);
+      await checkPage(page, size, 'chart with a note');
       await screenshot(page, `records-chart-note-${size}`);
 
       // A note deleted elsewhere leaves the chart by the event stream.
@@ -173,8 +181,7 @@ describe.each(storeKinds())('dashboard records in a real browser (%s)', (kind) =
       expect(await volumes.locator('.volume-today').textContent()).toBe(`${todayBefore + DOSE_ML} ml today`);
       expect(await card(page, pump).locator('.bottle-text').textContent()).toBe(`${stockBefore - DOSE_ML} ml of 500 ml`);
       expect(await card(page, pump).locator('meter').getAttribute('value')).toBe(String(stockBefore - DOSE_ML));
-      expect(await seriousAccessibilityViolations(page)).toEqual([]);
-      expect(await noOverflow(page)).toBeLessThanOrEqual(0);
+      await checkPage(page, size, 'overview');
       await screenshot(page, `records-overview-${size}`);
 
       // Refill: the dialog offers the last refill's 500 ml; 800 ml is recorded instead.
@@ -215,6 +222,7 @@ describe.each(storeKinds())('dashboard records in a real browser (%s)', (kind) =
       expect(await dialog.getByLabel('Buffer 3: value').inputValue()).toBe('10');
       await dialog.getByLabel('Buffer 3: probe read').fill('9.85');
       await expect.poll(() => dialog.locator('.calibration-preview').textContent()).toMatch(/^Preview: Accepted, but clean the probe/);
+      await checkPage(page, size, 'calibration form');
       await screenshot(page, `records-calibration-${size}`, { visible: true });
       await dialog.getByRole('button', { name: 'Record calibration' }).click();
 

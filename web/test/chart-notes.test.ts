@@ -26,12 +26,12 @@ describe('noteMarks', () => {
   });
 
   it('puts notes closer than the merge distance under one mark, measured from its first', () => {
-    const marks = noteMarks([note(1, 100), note(2, 110), note(3, 131), note(4, 132)], box);
+    const marks = noteMarks([note(1, 100), note(2, 110), note(3, 143), note(4, 144)], box);
     expect(marks.map((m) => m.notes.map((n) => n.note_id))).toEqual([[1, 2, 3], [4]]);
   });
 
   it('hangs a flag left of its line where it would pass the right edge', () => {
-    const marks = noteMarks([note(1, 960), note(2, 969), note(3, 1000)], box);
+    const marks = noteMarks([note(1, 950), note(2, 959), note(3, 1000)], box);
     expect(marks.map((m) => m.flagLeft)).toEqual([false, true]);
   });
 

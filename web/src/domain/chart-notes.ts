@@ -27,10 +27,10 @@ export interface NoteMark {
   flagLeft: boolean;
 }
 
-/** Marks closer than this (CSS pixels) share one: a finger cannot tell them apart, nor the flags (32 px on a phone). */
-export const MERGE_PX = 32;
-/** The widest a flag is drawn (on a phone). */
-export const FLAG_PX = 32;
+/** Marks closer than this (CSS pixels) share one: a finger cannot tell them apart, nor the flags (44 px to tap on a phone). */
+export const MERGE_PX = 44;
+/** The widest a flag's tap target is (on a phone). */
+export const FLAG_PX = 44;
 /** The widest a mark's text box is drawn. */
 export const TIP_PX = 280;
 
