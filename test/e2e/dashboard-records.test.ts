@@ -23,6 +23,7 @@ interface Actuator {
 }
 interface Sensor {
   sensor_id: number;
+  calibration_interval: number | null;
   calibrated_at: string | null;
   calibration_due: string | null;
 }
@@ -245,6 +246,52 @@ describe.each(storeKinds())('dashboard records in a real browser (%s)', (kind) =
       expect(await ph.locator('.calibration-due').textContent()).toMatch(/^due in (29|30) d \(/);
       expect(await ph.locator('.calibration').getAttribute('data-overdue')).toBe('false');
       expect(record.errors).toEqual([]);
+      await context.close();
+    });
+
+    it(`sets volumes, the low mark and a calibration reminder in Settings, and never undoes the doses counted meanwhile, at ${size} width`, async () => {
+      const { context, page, record } = await openPage(browser, viewport);
+      // The refusal this test provokes on purpose.
+      record.allowFailedLoad('/actuators');
+      await page.goto(`${service.url}/ui/#/settings`);
+      const form = page.locator(`[data-actuator-form="${pump}"]`);
+      // Unfolded (a phone starts with every actuator and sensor folded) from the section links.
+      await page.getByRole('link', { name: 'Acid pump', exact: true }).click();
+      await page.getByRole('link', { name: 'pH #2 thresholds' }).click();
+      await form.waitFor();
+      expect(await form.getByLabel('Flow (ml/s)').inputValue()).toBe(String(FLOW));
+      expect(await form.getByLabel('Bottle now (ml)').inputValue()).toBe('500');
+
+      // A flow of 0 is refused under its field, and nothing is written.
+      const before = await actuator();
+      await form.getByLabel('Flow (ml/s)').fill('0');
+      await form.getByRole('button', { name: 'Save' }).click();
+      await form.locator('[data-field="flow_ml_per_s"] .field-error').waitFor();
+      expect(await actuator()).toEqual(before);
+
+      // A dose while the form is open lowers the stock; saving other fields keeps it lowered.
+      expect((await service.patch(`/actuators/${pump}/last_activated`)).status).toBe(200);
+      await form.getByLabel('Flow (ml/s)').fill(String(FLOW));
+      await form.getByLabel('Max ml per day').fill('250');
+      await form.getByLabel('Low mark (ml)').fill('120');
+      await form.getByRole('button', { name: 'Save' }).click();
+      await expect.poll(() => form.getByRole('status').textContent()).toBe('Saved.');
+      expect(await actuator()).toMatchObject({ flow_ml_per_s: FLOW, max_ml_per_day: 250, stock_low_ml: 120, stock_ml: 500 - DOSE_ML });
+
+      // The pH sensor's reminder: every 14 days.
+      const ph = page.locator(`[data-sensor-form="${PH_SENSOR}"]`);
+      await ph.getByLabel('Calibrate every (days)').fill('14');
+      await ph.getByRole('button', { name: 'Save' }).click();
+      await expect.poll(() => ph.getByRole('status').textContent()).toBe('Saved.');
+      expect((await phSensor()).calibration_interval).toBe(14);
+      await checkPage(page, size, 'settings');
+      await form.screenshot({ path: `test-results/screenshots/records-settings-${size}.png` });
+      expect(record.errors).toEqual([]);
+
+      // As they were, for the next width.
+      expect((await service.patch('/actuators', [{ actuator_id: pump, max_ml_per_day: null, stock_low_ml: 100 }])).status).toBe(200);
+      expect((await service.post(`/actuators/${pump}/refill`, { stock_ml: 500 })).status).toBe(200);
+      expect((await service.patch('/sensors', [{ sensor_id: PH_SENSOR, calibration_interval: 30 }])).status).toBe(200);
       await context.close();
     });
   }
