@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { whenUnauthorized } from './api/client';
 import { api } from './api/endpoints';
 import type { DashboardSettings, Prototype } from './api/types';
+import { AddNoteButton } from './components/add-note';
 import { NewTankButton, NewTankForm } from './components/new-tank';
 import { Dashboard } from './context';
 import { PERMISSION } from './domain/permissions';
@@ -12,6 +13,7 @@ import { AlertsPage } from './pages/alerts';
 import { CameraPage } from './pages/camera';
 import { ChartsPage } from './pages/charts';
 import { DataPage } from './pages/data';
+import { JournalPage } from './pages/journal';
 import { LoginPage } from './pages/login';
 import { OverviewPage } from './pages/overview';
 import { SettingsPage } from './pages/settings';
@@ -102,6 +104,7 @@ export function App() {
           {page === 'overview' && <OverviewPage />}
           {page === 'alerts' && <AlertsPage />}
           {page === 'charts' && <ChartsPage />}
+          {page === 'journal' && <JournalPage />}
           {page === 'settings' && <SettingsPage onPreferences={setPrefs} />}
           {page === 'camera' && <CameraPage />}
           {page === 'data' && <DataPage />}
@@ -181,6 +184,7 @@ function Shell({ page, settings, canModify, isAdmin, service, theme, onTheme, on
           </div>
         )}
         <div class="top-actions">
+          {prototype && canModify && <AddNoteButton key={prototype.prototype_id} prototype={prototype} />}
           <button type="button" class="ghost" onClick={onTheme} aria-pressed={theme === 'dark'}>
             {theme === 'dark' ? 'Light theme' : 'Dark theme'}
           </button>

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'preact/hooks';
 import { queryString } from './api/client';
+import type { Dose, NoteChange } from './api/records';
 import type { Actuator, ActuatorState, Alert, AlertEvent, Measurement, Prototype, Sensor } from './api/types';
 import { onTokenChange, storedToken } from './state/session';
 
@@ -16,7 +17,7 @@ import { onTokenChange, storedToken } from './state/session';
  * at once (the service ends a stream when the token it was opened with expires), and the page
  * reads again when it opens.
  */
-export type EventType = 'measurements' | 'actuator' | 'sensor' | 'prototype' | 'alert';
+export type EventType = 'measurements' | 'actuator' | 'sensor' | 'prototype' | 'alert' | 'note' | 'dose';
 
 export interface ActuatorChange {
   actuator: Actuator;
@@ -34,6 +35,9 @@ export interface LiveHandlers {
   sensor?: (change: Sensor | Deleted) => void;
   prototype?: (change: Prototype | Deleted) => void;
   alert?: (change: AlertChange) => void;
+  /** The grower's records (docs/api.md §15): a note written, changed or deleted; a dose recorded. */
+  note?: (change: NoteChange) => void;
+  dose?: (dose: Dose) => void;
   /** Reload what is shown: events were missed, or the data was replaced. */
   reset: () => void;
 }
@@ -65,7 +69,7 @@ export function eventsUrl(filter: LiveFilter, types: readonly EventType[], token
   })}`;
 }
 
-const TYPES: readonly EventType[] = ['measurements', 'actuator', 'sensor', 'prototype', 'alert'];
+const TYPES: readonly EventType[] = ['measurements', 'actuator', 'sensor', 'prototype', 'alert', 'note', 'dose'];
 
 /** Calls the handlers for each event of the stream until stopped. */
 export function subscribe(filter: LiveFilter, handlers: LiveHandlers): LiveSubscription {

@@ -8,6 +8,7 @@ export const PAGES = [
   { id: 'overview', label: 'Overview' },
   { id: 'alerts', label: 'Alerts' },
   { id: 'charts', label: 'Charts' },
+  { id: 'journal', label: 'Journal' },
   { id: 'settings', label: 'Settings' },
   { id: 'camera', label: 'Camera' },
   { id: 'data', label: 'Data' },

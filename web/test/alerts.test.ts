@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Actuator, Alert, Sensor } from '../src/api/types';
-import { alertKindText, alertSubject, applyAlertChange, nextBefore } from '../src/domain/alerts';
+import { alertFigures, alertKindText, alertSubject, applyAlertChange, nextBefore } from '../src/domain/alerts';
 
 const alert = (alert_id: number, change: Partial<Alert> = {}): Alert => ({
   alert_id,
@@ -48,6 +48,28 @@ describe('alertKindText', () => {
     expect(alertKindText({ kind: 'high', severity: 'critical' })).toBe('critically high');
     expect(alertKindText({ kind: 'low', severity: 'warning' })).toBe('low');
     expect(alertKindText({ kind: 'stale', severity: 'warning' })).toBe('no recent reading');
+  });
+
+  it("says the records' alerts (§15) in words", () => {
+    expect(alertKindText({ kind: 'stock_low', severity: 'warning' })).toBe('bottle running low: refill it');
+    expect(alertKindText({ kind: 'calibration_due', severity: 'warning' })).toBe('calibration due');
+  });
+});
+
+describe('alertFigures', () => {
+  it('shows the readings of a sensor alert that has them', () => {
+    expect(alertFigures({ kind: 'high', value: 7.2 })).toBe('readings');
+    expect(alertFigures({ kind: 'low', value: 0 })).toBe('readings');
+  });
+
+  it('shows the stock left of a bottle running low', () => {
+    expect(alertFigures({ kind: 'stock_low', value: 80 })).toBe('stock');
+  });
+
+  it('shows nothing where nothing was measured', () => {
+    expect(alertFigures({ kind: 'stale', value: 7 })).toBeNull();
+    expect(alertFigures({ kind: 'calibration_due', value: null })).toBeNull();
+    expect(alertFigures({ kind: 'lockout', value: null })).toBeNull();
   });
 });
 

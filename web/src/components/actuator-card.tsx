@@ -16,6 +16,7 @@ import { actuatorName, CONDITION_LABELS, SENSOR_TYPE_LABELS, sensorName } from '
 import { localizeInstants } from '../domain/local-time';
 import { useNow } from '../state/clock';
 import { ActionProblem, useAction } from './action';
+import { ActuatorRecords } from './actuator-records';
 import { ConfirmDialog } from './confirm';
 import { ConnectButton } from './connect-panel';
 import { When } from './when';
@@ -38,8 +39,8 @@ interface Props {
   /** Dosing on its prototype is paused. */
   paused: boolean;
   nowMs: number;
-  /** The actuator as the unlock answered it. */
-  onUnlocked: (actuator: Actuator) => void;
+  /** The actuator as an unlock or a refill answered it. */
+  onChanged: (actuator: Actuator) => void;
 }
 
 /**
@@ -47,7 +48,7 @@ interface Props {
  * when it last ran and when it may dose again, its doses against its limits, its controller's
  * last poll, and a lockout with its *Unlock* button.
  */
-export function ActuatorCard({ actuator, state, doses, sensor, paused, nowMs, onUnlocked }: Props) {
+export function ActuatorCard({ actuator, state, doses, sensor, paused, nowMs, onChanged }: Props) {
   const decision = effectiveDecision(state, { lockout: actuator.lockout, enabled: actuator.enabled, paused });
   const words = decisionWords(decision);
   const locked = actuator.lockout !== null;
@@ -86,7 +87,7 @@ export function ActuatorCard({ actuator, state, doses, sensor, paused, nowMs, on
         <h3>{actuatorName(actuator)}</h3>
         <span class={`badge tone-${tone}`}>{badge}</span>
       </div>
-      {actuator.lockout && <Lockout actuator={actuator} onUnlocked={onUnlocked} />}
+      {actuator.lockout && <Lockout actuator={actuator} onUnlocked={onChanged} />}
       <dl class="facts">
         <dt>Decision</dt>
         <dd>
@@ -123,6 +124,7 @@ export function ActuatorCard({ actuator, state, doses, sensor, paused, nowMs, on
             'loading…'
           )}
         </dd>
+        <ActuatorRecords actuator={actuator} onChanged={onChanged} />
         <dt>Controller</dt>
         <dd class={`poll${poll.offline ? ' offline' : ''}`}>{poll.text}</dd>
       </dl>

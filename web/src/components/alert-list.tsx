@@ -5,7 +5,8 @@ import { ActionProblem, useAction } from './action';
 import { focusOutcome } from './focus';
 import { When } from './when';
 import { useDashboard } from '../context';
-import { alertKindText, alertSubject } from '../domain/alerts';
+import { alertFigures, alertKindText, alertSubject } from '../domain/alerts';
+import { mlText } from '../domain/volumes';
 import { displayFor, formatValue } from '../domain/units';
 
 interface Props {
@@ -58,6 +59,7 @@ function AlertItem({ alert, sensor, name, nowMs, onChange }: ItemProps) {
   const display = sensor ? displayFor(sensor.sensor_unit, prefs) : { unit: '', convert: (v: number) => v };
   const value = (v: number | null) => (v === null ? '—' : `${formatValue(display.convert(v))} ${display.unit}`.trim());
   const tone = alert.state === 'cleared' ? 'unknown' : alert.severity;
+  const figures = alertFigures(alert);
 
   const acknowledge = () =>
     act('acknowledge', async () => {
@@ -87,12 +89,13 @@ function AlertItem({ alert, sensor, name, nowMs, onChange }: ItemProps) {
             · cleared <When at={alert.cleared_at} nowMs={nowMs} both />
           </>
         )}
-        {alert.kind !== 'stale' && (
+        {figures === 'readings' && (
           <>
             {' '}
             · value {value(alert.value)}, furthest {value(alert.peak)}, latest {value(alert.last_value)}
           </>
         )}
+        {figures === 'stock' && alert.value !== null && <> · {mlText(alert.value)} left when raised</>}
       </p>
       <div class="actions">
         {alert.acknowledged_at ? (

@@ -1,7 +1,10 @@
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import type { Note } from '../api/records';
 import type { ThresholdBand } from '../domain/bands';
+import { type PlotBox, sameBox } from '../domain/chart-notes';
+import { ChartNotes } from './chart-notes';
 import { localDateTimeZoned } from '../domain/local-time';
 
 export interface ChartSeries {
@@ -29,6 +32,8 @@ interface Props {
   /** A drag across the chart selects a range; the page fetches finer data for it. */
   onZoom: (startMs: number, endMs: number) => void;
   height?: number;
+  /** The tank's notes, marked over the plot at their time (docs/api.md §15). */
+  notes?: readonly Note[];
 }
 
 export const CHART_START = 'sensorhub:chart-start';
@@ -48,8 +53,10 @@ const BAND_FILL = { warning: 'rgba(245, 158, 11, 0.16)', critical: 'rgba(220, 38
  * again only when the set of series changes; new data for the same series (a live reading, a
  * range sliding with the clock) is given to the existing chart.
  */
-export function TimeChart({ series, startMs, endMs, bands, onZoom, height = 360 }: Props) {
+export function TimeChart({ series, startMs, endMs, bands, onZoom, height = 360, notes }: Props) {
   const host = useRef<HTMLDivElement>(null);
+  /** Where the plot is drawn and the time it spans, for the note marks laid over it. */
+  const [box, setBox] = useState<PlotBox | null>(null);
   const plot = useRef<{ chart: uPlot; drawnWith: ChartSeries[] } | null>(null);
   const zoom = useRef(onZoom);
   zoom.current = onZoom;
@@ -130,6 +137,8 @@ export function TimeChart({ series, startMs, endMs, bands, onZoom, height = 360 
             u.root.dataset.points = String(latest.current.series.reduce((sum, s) => sum + s.times.length, 0));
             const ticks = latest.current.series.reduce((sum, s, i) => sum + drawMarks(u, s, COLOURS[i % COLOURS.length]), 0);
             element.setAttribute(DOSE_TICKS_ATTRIBUTE, String(ticks));
+            const next = plotBox(u, element);
+            setBox((current) => (sameBox(current, next) ? current : next));
           },
         ],
         drawClear: [
@@ -180,7 +189,21 @@ export function TimeChart({ series, startMs, endMs, bands, onZoom, height = 360 
     current.chart.setData(alignedData(series));
   }, [series, startMs, endMs]);
 
-  return <div class="chart" ref={host} />;
+  return (
+    <div class="chart-frame">
+      <div class="chart" ref={host} />
+      {notes && <ChartNotes notes={notes} box={box} />}
+    </div>
+  );
+}
+
+/** The plotting area within the chart element, in CSS pixels, and the seconds its x axis spans. */
+function plotBox(u: uPlot, element: HTMLElement): PlotBox | null {
+  const { min, max } = u.scales.x;
+  if (min == null || max == null) return null;
+  const outer = element.getBoundingClientRect();
+  const plot = u.over.getBoundingClientRect();
+  return { left: plot.left - outer.left, top: plot.top - outer.top, width: plot.width, height: plot.height, minSec: min, maxSec: max };
 }
 
 function alignedData(series: ChartSeries[]): uPlot.AlignedData {

@@ -13,12 +13,30 @@ export function applyAlertChange(alerts: readonly Alert[], changed: Alert, keeps
   return at < 0 ? [...others, changed] : [...others.slice(0, at), changed, ...others.slice(at)];
 }
 
+/** The alerts of the grower's records (docs/api.md §15) in words. */
+const RECORD_KINDS: Record<string, string> = {
+  stock_low: 'bottle running low: refill it',
+  calibration_due: 'calibration due',
+};
+
 /** "critically high", "low", "stale": what the alert is about, in words. */
 export function alertKindText(alert: Pick<Alert, 'kind' | 'severity'>): string {
   if (alert.kind === 'stale') return 'no recent reading';
   if (alert.kind === 'backup') return 'no recent good backup';
+  const records = RECORD_KINDS[alert.kind];
+  if (records) return records;
   if (alert.kind !== 'low' && alert.kind !== 'high') return alert.kind.replace(/_/g, ' ');
   return alert.severity === 'critical' ? `critically ${alert.kind}` : alert.kind;
+}
+
+/**
+ * Which figures an alert carries: a sensor's readings (the value that raised it, the furthest and
+ * the latest), the stock left when a bottle ran low (§15), or none (a stale sensor, a lockout, a
+ * calibration due: nothing was measured).
+ */
+export function alertFigures(alert: Pick<Alert, 'kind' | 'value'>): 'readings' | 'stock' | null {
+  if (alert.value === null || alert.kind === 'stale') return null;
+  return alert.kind === 'stock_low' ? 'stock' : 'readings';
 }
 
 /**

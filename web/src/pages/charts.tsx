@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api } from '../api/endpoints';
 import type { Actuator, Measurement, Sensor } from '../api/types';
+import { useChartNotes } from '../components/chart-notes';
 import { type ChartSeries, TimeChart } from '../components/time-chart';
 import { useDashboard } from '../context';
 import { thresholdBands } from '../domain/bands';
@@ -121,6 +122,7 @@ export function ChartsPage() {
 
   // Live while the range ends now: readings are gathered and drawn once per frame, however fast they come.
   const liveSpan = 'preset' in choice ? (PRESET_RANGES.find((p) => p.id === choice.preset)?.ms ?? null) : null;
+  const { notes, changed: notesChanged } = useChartNotes(prototype.prototype_id, readings?.loaded, liveSpan !== null);
   const flush = () => {
     frame.current = null;
     const incoming = pending.current;
@@ -154,6 +156,8 @@ export function ChartsPage() {
         pending.current.push(...incoming);
         frame.current ??= requestAnimationFrame(flush);
       },
+      // A note of the tank concerns its sensors' charts: the service sends it on their stream.
+      note: notesChanged,
       reset: () => setGeneration((n) => n + 1),
     },
     liveSpan !== null ? selected.join() : null,
@@ -265,6 +269,7 @@ export function ChartsPage() {
             endMs={readings.range.endMs}
             bands={bands}
             onZoom={(startMs, endMs) => setChoice({ custom: { startMs, endMs } })}
+            notes={notes}
           />
         ) : (
           <p class="loading">Loading…</p>
@@ -280,6 +285,7 @@ export function ChartsPage() {
             {doseCount > 0 && (
               <> Ticks along the bottom: {doseCount === 1 ? 'a dose' : `${doseCount} doses`} of the pumps these sensors decide.</>
             )}
+            {notes.length > 0 && <> Flags on top: the tank's notes (hover or tap one to read it).</>}
           </p>
         )}
       </div>

@@ -4,6 +4,7 @@ import type { Actuator, ActuatorState, Alert, Measurement, Sensor } from '../api
 import { ActuatorCard, type ActuatorDoses } from '../components/actuator-card';
 import { AlertList } from '../components/alert-list';
 import { PauseControl } from '../components/pause-control';
+import { SensorCalibration } from '../components/sensor-calibration';
 import { ConnectButton } from '../components/connect-panel';
 import { sensorConnect } from '../domain/connect';
 import { Sparkline } from '../components/sparkline';
@@ -295,7 +296,7 @@ export function OverviewPage() {
                   sensor={snapshot.sensors.find((s) => s.sensor.sensor_id === view.actuator.sensor_id)}
                   paused={pauseLeftMs(snapshot.pausedUntil, nowMs) !== null}
                   nowMs={nowMs}
-                  onUnlocked={(actuator) =>
+                  onChanged={(actuator) =>
                     update((current) => ({
                       ...current,
                       actuators: current.actuators.map((v) => (v.actuator.actuator_id === actuator.actuator_id ? { ...v, actuator } : v)),
@@ -361,6 +362,7 @@ function SensorCard({ view, day, nowMs }: { view: SensorView; day?: SeriesColumn
           'No measurement yet: connect its device.'
         )}
       </p>
+      <SensorCalibration sensor={sensor} nowMs={nowMs} />
       <ConnectButton
         title={name}
         info={() => sensorConnect(location.origin, sensor, settings.mqtt_prefix, settings.auth_mode === 'enforced')}

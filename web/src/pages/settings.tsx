@@ -8,6 +8,7 @@ import { reveal, type Section, SectionLinks, SettingsItem, SettingsSection } fro
 import { TankSettings } from '../components/tank-settings';
 import { CheckField, FormActions, FormError, NumberField, SelectField, TextField } from '../components/fields';
 import { InterlockPicker } from '../components/interlock-picker';
+import { CalibrationIntervalField, useCalibrationInterval, useVolumeFields, VolumeFields } from '../components/record-fields';
 import { useSave } from '../components/use-save';
 import { interlockRows, parseInterlocks } from '../domain/interlocks';
 import { useDashboard } from '../context';
@@ -260,6 +261,7 @@ function ActuatorForm({ actuator, sensors, onSaved }: { actuator?: Actuator; sen
   });
   const [limits, setLimits] = useState(() => actuatorLimitTexts(actuator));
   const [interlocks, setInterlocks] = useState(() => interlockRows(actuator?.interlocks ?? []));
+  const volumes = useVolumeFields(actuator);
   const [enabled, setEnabled] = useState(actuator?.enabled ?? true);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const { errors, setErrors, status, busy, run } = useSave();
@@ -274,7 +276,8 @@ function ActuatorForm({ actuator, sensors, onSaved }: { actuator?: Actuator; sen
     const parsed = parseNumbers(numbers);
     const optional = parseOptionalNumbers(limits);
     const locks = parseInterlocks(interlocks);
-    const problems = { ...parsed.errors, ...optional.errors, ...(locks.error ? { interlocks: locks.error } : {}) };
+    const volume = volumes.changes();
+    const problems = { ...parsed.errors, ...optional.errors, ...volume.errors, ...(locks.error ? { interlocks: locks.error } : {}) };
     if (Object.keys(problems).length > 0) return setErrors(problems as FieldErrors);
     const fields = {
       actuator_name: name.trim() === '' ? null : name.trim(),
@@ -284,6 +287,7 @@ function ActuatorForm({ actuator, sensors, onSaved }: { actuator?: Actuator; sen
       enabled,
       ...parsed.values,
       ...optional.values,
+      ...volume.values,
       interlocks: locks.interlocks,
     };
     const saved = await run(
@@ -295,6 +299,7 @@ function ActuatorForm({ actuator, sensors, onSaved }: { actuator?: Actuator; sen
       setNumbers({ condition_value: '', activation_period: '', activation_duration: '', min_response: '0' });
       setLimits(actuatorLimitTexts(undefined));
       setInterlocks([]);
+      volumes.reset();
     }
     if (saved) await onSaved();
   };
@@ -401,6 +406,7 @@ function ActuatorForm({ actuator, sensors, onSaved }: { actuator?: Actuator; sen
           />
         </div>
       </fieldset>
+      <VolumeFields state={volumes} errors={errors} disabled={disabled} />
       <InterlockPicker rows={interlocks} sensors={sensors} errors={errors} disabled={disabled} onRows={setInterlocks} />
       <CheckField label="Enabled" name="enabled" checked={enabled} onValue={setEnabled} disabled={disabled} />
       <FormError errors={errors} names={['_form']} />
@@ -451,6 +457,7 @@ function SensorForm({ sensor, onSaved }: { sensor?: Sensor; onSaved: () => Promi
   const [unit, setUnit] = useState(sensor?.sensor_unit ?? presetFor(type).unit);
   const [thresholds, setThresholds] = useState(() => thresholdTexts(sensor ?? presetFor(type).thresholds));
   const [trust, setTrust] = useState(() => trustTexts(sensor));
+  const calibration = useCalibrationInterval(sensor);
   const suggested = presetFor(type, crop);
   const applyPreset = (preset: SensorPreset) => {
     setUnit(preset.unit);
@@ -472,7 +479,8 @@ function SensorForm({ sensor, onSaved }: { sensor?: Sensor; onSaved: () => Promi
     event.preventDefault();
     const parsed = parseNumbers(thresholds);
     const optional = parseOptionalNumbers(trust);
-    const problems = { ...parsed.errors, ...optional.errors };
+    const interval = calibration.changes();
+    const problems = { ...parsed.errors, ...optional.errors, ...interval.errors };
     if (Object.keys(problems).length > 0) return setErrors(problems as FieldErrors);
     const fields = {
       sensor_type: type,
@@ -480,6 +488,7 @@ function SensorForm({ sensor, onSaved }: { sensor?: Sensor; onSaved: () => Promi
       sensor_unit: unit,
       ...parsed.values,
       ...optional.values,
+      ...interval.values,
     };
     const saved = await run(
       () =>
@@ -492,6 +501,7 @@ function SensorForm({ sensor, onSaved }: { sensor?: Sensor; onSaved: () => Promi
       setName('');
       applyPreset(presetFor(type, crop));
       setTrust(trustTexts(undefined));
+      calibration.reset();
     }
     if (saved) await onSaved();
   };
@@ -587,6 +597,7 @@ function SensorForm({ sensor, onSaved }: { sensor?: Sensor; onSaved: () => Promi
           ))}
         </div>
       </fieldset>
+      <CalibrationIntervalField state={calibration} errors={errors} disabled={disabled} />
       <FormError errors={errors} names={['_form']} />
       <FormActions submit={sensor ? 'Save' : 'Add sensor'} disabled={disabled} status={status}>
         {sensor && (
