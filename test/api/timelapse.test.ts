@@ -94,7 +94,7 @@ describe.concurrent.each(storeKinds())('timelapses (%s)', (kind) => {
     });
 
     // Long enough that a loaded machine still sees it running after its first frame.
-    const SECONDS = 6;
+    const SECONDS = 10;
     let started: { running: boolean; metadata: Metadata; config: unknown };
     let servedBefore: number;
 
