@@ -20,6 +20,7 @@ interface Note {
 interface Actuator {
   actuator_id: number;
   stock_ml: number | null;
+  max_ml_per_day: number | null;
 }
 interface Sensor {
   sensor_id: number;
@@ -277,6 +278,12 @@ describe.each(storeKinds())('dashboard records in a real browser (%s)', (kind) =
       await form.getByRole('button', { name: 'Save' }).click();
       await expect.poll(() => form.getByRole('status').textContent()).toBe('Saved.');
       expect(await actuator()).toMatchObject({ flow_ml_per_s: FLOW, max_ml_per_day: 250, stock_low_ml: 120, stock_ml: 500 - DOSE_ML });
+      // The form now says what the bottle holds, and a second save leaves it so.
+      await expect.poll(() => form.getByLabel('Bottle now (ml)').inputValue()).toBe(String(500 - DOSE_ML));
+      await form.getByLabel('Max ml per day').fill('200');
+      await form.getByRole('button', { name: 'Save' }).click();
+      await expect.poll(async () => (await actuator()).max_ml_per_day).toBe(200);
+      expect((await actuator()).stock_ml).toBe(500 - DOSE_ML);
 
       // The pH sensor's reminder: every 14 days.
       const ph = page.locator(`[data-sensor-form="${PH_SENSOR}"]`);
