@@ -3,6 +3,7 @@ import type { Config } from './config/index.js';
 import { actuatorService } from './actuators/service.js';
 import { controllerContact } from './actuators/controller-contact.js';
 import { decisionInputs } from './actuators/decision-inputs.js';
+import { keptDecisions } from './actuators/kept-decisions.js';
 import type { Timers } from './core/timers.js';
 import { doseService } from './doses/service.js';
 import type { ServiceDeps } from './core/service-deps.js';
@@ -26,7 +27,7 @@ export function createServices(deps: ServiceDeps, config: Config, auth: Auth, ti
     sensors: sensorService(deps),
     measurements: measurementService(deps, history),
     history,
-    actuators: actuatorService(deps, { inputs: decisionInputsKept, contact }),
+    actuators: actuatorService(deps, { decisions: keptDecisions({ inputs: decisionInputsKept, now: deps.now }), contact }),
     doses: doseService(deps, { contact }),
     users: userService(deps, auth, config.authMode, {
       sessionMaxDays: config.sessionMaxDays,

@@ -44,15 +44,16 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * The built service (dist/server.js) on a free port; resolves once /healthz answers.
+ * The built service (dist/server.js of `root`, this checkout by default) on a free port; resolves
+ * once /healthz answers.
  * BENCH_SERVICE_NODE_ARGS adds options to its node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
  */
-export async function startService(env: Record<string, string>): Promise<Running> {
+export async function startService(env: Record<string, string>, root = ROOT): Promise<Running> {
   const port = await freePort();
   const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = stopOnExit(
     spawn(process.execPath, [...nodeArgs, 'dist/server.js'], {
-      cwd: ROOT,
+      cwd: root,
       env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: String(port) },
       stdio: ['ignore', 'inherit', 'inherit'],
     }),

@@ -1,7 +1,8 @@
 /**
  * When each pump controller was last heard from (API.md §14): every state read (the route and
- * the fast path in front of it) and every run report notes the time in memory — a map write, no
- * store access on the poll — and the notes are written to the store in batches, at most
+ * the fast path in front of it) and every run report notes the time in memory — the actuator's
+ * note updated in place, no store access, nothing allocated but on the first poll of a batch —
+ * and the notes are written to the store in batches, at most
  * FLUSH_EVERY_MS apart, so `last_polled` is right to within that, survives a restart and is seen
  * by the other instances.
  *
@@ -36,13 +37,21 @@ interface Watched {
   offline: boolean;
 }
 
+/** This process's note of one actuator's controller, updated in place on every contact. */
+interface Note {
+  /** The last contact noted here. */
+  at: number;
+  /** Noted since the last batch taken for the store. */
+  unwritten: boolean;
+}
+
 const watches = (a: StoredActuator) => a.enabled === true && a.controller_timeout !== null;
 
 export function controllerContact({ store, bus, now, timers, log }: ControllerContactDeps) {
   /** The last contact noted by this process, per actuator. */
-  const noted = new Map<number, number>();
-  /** Contacts not written to the store yet. */
-  let unwritten = new Map<number, number>();
+  const noted = new Map<number, Note>();
+  /** The actuators whose notes are not written to the store yet. */
+  let unwritten: number[] = [];
   let flushAlarm: unknown;
   let flushing: Promise<void> | undefined;
   const watched = new Map<number, Watched>();
@@ -51,23 +60,40 @@ export function controllerContact({ store, bus, now, timers, log }: ControllerCo
 
   /** The later of the stored `last_polled` and what this process noted since. */
   const lastPolled = (actuator: Pick<StoredActuator, 'actuator_id' | 'last_polled'>): number | null => {
-    const mine = noted.get(actuator.actuator_id);
+    const mine = noted.get(actuator.actuator_id)?.at;
     const stored = actuator.last_polled ?? null;
     if (mine === undefined) return stored;
     return stored === null || mine > stored ? mine : stored;
   };
 
+  /** Marks the note as waiting for the next batch. */
+  function toWrite(actuatorId: number, note: Note): void {
+    note.unwritten = true;
+    unwritten.push(actuatorId);
+    scheduleFlush();
+  }
+
   async function flush(): Promise<void> {
     flushAlarm = undefined;
-    if (unwritten.size === 0) return;
-    const batch = unwritten;
-    unwritten = new Map();
+    const batch = new Map<number, number>();
+    for (const id of unwritten) {
+      const note = noted.get(id);
+      if (note?.unwritten) {
+        note.unwritten = false;
+        batch.set(id, note.at);
+      }
+    }
+    unwritten = [];
+    if (batch.size === 0) return;
     try {
       await store.transaction((tx) => tx.actuators.notePolled(batch));
     } catch (error) {
       log.warn({ err: error, actuators: batch.size }, 'could not write when controllers last polled; trying again');
-      for (const [id, at] of batch) if (!(unwritten.get(id)! >= at)) unwritten.set(id, at);
-      scheduleFlush();
+      // The note itself holds the latest contact, heard meanwhile or not.
+      for (const id of batch.keys()) {
+        const note = noted.get(id);
+        if (note && !note.unwritten) toWrite(id, note);
+      }
     }
   }
 
@@ -137,17 +163,20 @@ export function controllerContact({ store, bus, now, timers, log }: ControllerCo
     const w = watched.get(actuatorId);
     if (w?.alarm !== undefined) timers.clear(w.alarm);
     watched.delete(actuatorId);
+    // Its place in the list of unwritten notes, if any, is skipped by the next batch.
     noted.delete(actuatorId);
-    unwritten.delete(actuatorId);
   }
 
   return {
     /** Notes a state read or a run report now: in memory; written in the next batch. */
     heardFrom(actuatorId: number): void {
       const at = now();
-      noted.set(actuatorId, at);
-      unwritten.set(actuatorId, at);
-      scheduleFlush();
+      let note = noted.get(actuatorId);
+      if (note === undefined) {
+        note = { at, unwritten: false };
+        noted.set(actuatorId, note);
+      } else note.at = at;
+      if (!note.unwritten) toWrite(actuatorId, note);
       const w = watched.get(actuatorId);
       if (w?.offline) {
         back(w, at);

@@ -18,12 +18,15 @@
  * older than the newest) drops the piece, which is read again when next needed. A change heard
  * while a piece is being read makes the read start over, so no answer misses a committed change.
  * Listeners are told which actuators' inputs changed; the decision watcher decides them again.
+ * What listeners are not told per actuator (a piece read or dropped, the first reading heard since
+ * the start moving) moves the `epoch`: a decision made on kept inputs holds while neither says otherwise.
  */
 import type { ActuatorWithInterlocks } from '../core/actuator-view.js';
 import type { ChangeBus } from '../core/bus.js';
 import type { Logger } from '../core/logger.js';
 import type { Sensor } from '../domain/sensor.js';
 import {
+  type ActuatorSafetySettings,
   DAY_SECONDS,
   type DecisionInput,
   type DoseRecord,
@@ -68,8 +71,11 @@ const READ_ATTEMPTS = 5;
 export const isNewer = (row: StoredMeasurement, than: StoredMeasurement) =>
   row.timestamp > than.timestamp || (row.timestamp === than.timestamp && row.measurement_id > than.measurement_id);
 
-/** Values read from the store on first use, kept until dropped; a drop during a read makes it read again. */
-function lazyMap<K, V>(read: (key: K) => Promise<V | undefined>) {
+/**
+ * Values read from the store on first use, kept until dropped; a drop during a read makes it read
+ * again. `changed` hears every value kept or dropped.
+ */
+function lazyMap<K, V>(read: (key: K) => Promise<V | undefined>, changed: () => void) {
   const values = new Map<K, V>();
   const reading = new Map<K, Promise<V | undefined>>();
   const generation = new Map<K, number>();
@@ -77,6 +83,7 @@ function lazyMap<K, V>(read: (key: K) => Promise<V | undefined>) {
   function drop(key: K): void {
     values.delete(key);
     generation.set(key, (generation.get(key) ?? 0) + 1);
+    changed();
   }
 
   async function readFresh(key: K): Promise<V | undefined> {
@@ -84,7 +91,10 @@ function lazyMap<K, V>(read: (key: K) => Promise<V | undefined>) {
       const before = generation.get(key) ?? 0;
       const value = await read(key);
       if ((generation.get(key) ?? 0) === before || attempt >= READ_ATTEMPTS) {
-        if (value !== undefined) values.set(key, value);
+        if (value !== undefined) {
+          values.set(key, value);
+          changed();
+        }
         return value;
       }
     }
@@ -122,13 +132,18 @@ export function decisionInputs({ store, bus, now, staleAfterMs, processStartedAt
    */
   let firstHeardId = Number.POSITIVE_INFINITY;
   const generatedSince = new Set<number>();
+  /** Moves on every change of what is kept that the listeners are not told of actuator by actuator. */
+  let epoch = 0;
+  const moved = () => {
+    epoch++;
+  };
 
   const actuators = lazyMap<number, ActuatorEntry>(async (actuatorId) => {
     const actuator = await store.actuators.get(actuatorId);
     if (!actuator) return undefined;
     const [interlocks, doses] = await Promise.all([store.interlocks.of(actuatorId), store.activations.since(actuatorId, now() - DAY_MS)]);
     return { actuator: { ...actuator, interlocks }, doses: doses.map(doseRecord) };
-  });
+  }, moved);
 
   const sensors = lazyMap<number, SensorEntry>(async (sensorId) => {
     const settings = await store.sensors.get(sensorId);
@@ -136,12 +151,12 @@ export function decisionInputs({ store, bus, now, staleAfterMs, processStartedAt
     if (settings.stuck_after === null) return { settings, newest: (await store.measurements.last(sensorId)) ?? null, run: null };
     const found = await store.measurements.newestRun(sensorId, STUCK_MIN_READINGS);
     return { settings, newest: found?.newest ?? null, run: found?.run ?? null };
-  });
+  }, moved);
 
   const pauses = lazyMap<number, { until: number | null }>(async (prototypeId) => {
     const prototype = await store.prototypes.get(prototypeId);
     return prototype && { until: prototype.paused_until };
-  });
+  }, moved);
 
   function tell(actuatorIds: readonly number[], actuatorChanged = false): void {
     if (actuatorIds.length === 0) return;
@@ -173,7 +188,11 @@ export function decisionInputs({ store, bus, now, staleAfterMs, processStartedAt
   function readingsStored(rows: readonly StoredMeasurement[]): void {
     const touched = new Set<number>();
     for (const row of rows) {
-      if (row.measurement_id < firstHeardId) firstHeardId = row.measurement_id;
+      if (row.measurement_id < firstHeardId) {
+        // Which kept readings count as received since the start may change, for any sensor.
+        firstHeardId = row.measurement_id;
+        moved();
+      }
       if (sensors.isReading(row.sensor_id)) {
         sensors.drop(row.sensor_id);
         continue;
@@ -305,11 +324,7 @@ export function decisionInputs({ store, bus, now, staleAfterMs, processStartedAt
     // Doses leave the front as they leave the day (ones without a usable time stay: they count).
     while (entry.doses.length > 0 && isInWindow(entry.doses[0].activated_at, at, DAY_SECONDS) === false) entry.doses.shift();
     return {
-      actuator: {
-        ...actuator,
-        lockout: actuator.lockout_since === null ? null : { since: actuator.lockout_since, reason: actuator.lockout_reason ?? '' },
-        interlocks: actuator.interlocks,
-      },
+      actuator: safetySettings(actuator),
       sensor: sensorInput(own),
       interlockSensors,
       doses: entry.doses,
@@ -353,6 +368,12 @@ export function decisionInputs({ store, bus, now, staleAfterMs, processStartedAt
       return actuators.peek(actuatorId)?.actuator;
     },
 
+    /**
+     * Moves whenever what is kept changes without the listeners being told which actuators it
+     * concerns: an input built before it moved may be out of date.
+     */
+    epoch: () => epoch,
+
     /** Listens to changes of the inputs; the function returned stops listening. */
     onChange(listener: InputsListener): () => void {
       listeners.add(listener);
@@ -372,9 +393,31 @@ export function decisionInputs({ store, bus, now, staleAfterMs, processStartedAt
     stop(): void {
       for (const stop of unsubscribe) stop();
       listeners.clear();
+      // No longer following the bus: nothing decided on what is kept may be taken as current.
+      moved();
     },
   };
 }
+
+/**
+ * The actuator's settings as the decision reads them, written out field by field: a spread of the
+ * row with fields added takes V8's slow path, microseconds and garbage per decision.
+ */
+const safetySettings = (actuator: ActuatorWithInterlocks): ActuatorSafetySettings => ({
+  enabled: actuator.enabled,
+  condition_value: actuator.condition_value,
+  activation_condition: actuator.activation_condition,
+  activation_period: actuator.activation_period,
+  activation_duration: actuator.activation_duration,
+  last_activated: actuator.last_activated,
+  max_doses_per_hour: actuator.max_doses_per_hour,
+  max_seconds_per_day: actuator.max_seconds_per_day,
+  max_ml_per_day: actuator.max_ml_per_day,
+  flow_ml_per_s: actuator.flow_ml_per_s,
+  stock_ml: actuator.stock_ml,
+  lockout: actuator.lockout_since === null ? null : { since: actuator.lockout_since, reason: actuator.lockout_reason ?? '' },
+  interlocks: actuator.interlocks,
+});
 
 const doseRecord = (dose: Pick<StoredActivation, 'activated_at' | 'duration' | 'volume_ml'>): DoseRecord => ({
   activated_at: dose.activated_at,

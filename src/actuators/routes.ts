@@ -17,6 +17,7 @@ import { PrototypeIdParams } from '../domain/prototype.js';
 import { actuatorDocs as docs } from './docs.js';
 import { actuatorView as toApi } from '../core/actuator-view.js';
 import { doseView } from '../core/dose-view.js';
+import { sendJsonText } from '../core/json-text.js';
 import type { ActuatorService } from './service.js';
 
 /** What the actuator routes are given. */
@@ -47,7 +48,8 @@ const actuatorRoutes: FastifyPluginAsyncTypebox<ActuatorRouteDeps> = async (app,
     handler: async (request, reply) => {
       // A decision is only good for the moment it is made: no cache or proxy may replay it.
       reply.header('cache-control', 'no-store');
-      return actuators.state(request.params.actuator_id);
+      // The decision's JSON text is kept with it: no serializing per poll.
+      return sendJsonText(reply, (await actuators.state(request.params.actuator_id)).json);
     },
   });
 

@@ -6,14 +6,14 @@ import type { ServiceDeps } from '../core/service-deps.js';
 import { Conflict, InvalidInput, NotFound } from '../core/errors.js';
 import { windowOf } from '../core/window.js';
 import { interlockIssues, normalInterlocks, safetyDefaults, volumeIssues } from './safety-settings.js';
-import { decide, type Decision, doseVolume, stockAfterDose } from '../safety/index.js';
+import { type Decision, doseVolume, stockAfterDose } from '../safety/index.js';
 import type { MaybePromise } from '../store/index.js';
-import type { DecisionInputs } from './decision-inputs.js';
+import type { KeptDecision, KeptDecisions } from './kept-decisions.js';
 import type { ControllerContact } from './controller-contact.js';
 
-/** What the decision reads (kept in memory) and where controller contacts are noted. */
+/** The decisions (made on the inputs kept in memory, kept while they hold) and where controller contacts are noted. */
 export interface ActuatorSafetyDeps {
-  inputs: Pick<DecisionInputs, 'input'>;
+  decisions: Pick<KeptDecisions, 'of'>;
   contact: Pick<ControllerContact, 'heardFrom' | 'withLastPolled'>;
 }
 
@@ -48,19 +48,15 @@ async function withInterlocks(tx: Repositories, actuatorId: number): Promise<Act
   return actuator && { ...actuator, interlocks: await tx.interlocks.of(actuatorId) };
 }
 
-export function actuatorService({ store, bus, now }: ServiceDeps, { inputs, contact }: ActuatorSafetyDeps) {
-  /** The one decision (safety/decide.ts) on the inputs kept in memory; at once when they are kept. */
-  function decisionOf(actuatorId: number): MaybePromise<Decision | undefined> {
-    const input = inputs.input(actuatorId);
-    return isPromise(input) ? input.then((i) => i && decide(i)) : input && decide(input);
-  }
-  const noted = (actuatorId: number, decision: Decision | undefined) => {
-    if (decision) contact.heardFrom(actuatorId);
-    return decision;
+export function actuatorService({ store, bus, now }: ServiceDeps, { decisions, contact }: ActuatorSafetyDeps) {
+  const noted = (actuatorId: number, answer: KeptDecision | undefined) => {
+    if (answer) contact.heardFrom(actuatorId);
+    return answer;
   };
-  function polledState(actuatorId: number): MaybePromise<Decision | undefined> {
-    const decision = decisionOf(actuatorId);
-    return isPromise(decision) ? decision.then((d) => noted(actuatorId, d)) : noted(actuatorId, decision);
+  /** The one decision (safety/decide.ts) now, with its JSON text, noted as the controller's poll. */
+  function polledState(actuatorId: number): MaybePromise<KeptDecision | undefined> {
+    const answer = decisions.of(actuatorId);
+    return isPromise(answer) ? answer.then((a) => noted(actuatorId, a)) : noted(actuatorId, answer);
   }
   const view = <A extends ActuatorWithInterlocks>(a: A): A => contact.withLastPolled(a);
 
@@ -126,22 +122,23 @@ export function actuatorService({ store, bus, now }: ServiceDeps, { inputs, cont
     },
 
     /**
-     * What a controller polls (API.md §3.3, §14): the decision now, with the read noted as the
-     * controller's contact (`last_polled`). At once, without a promise, when the inputs are kept
-     * in memory: the fast path in front of the routes answers with it. Undefined for an unknown actuator.
+     * What a controller polls (API.md §3.3, §14): the decision now and its JSON text, with the
+     * read noted as the controller's contact (`last_polled`). At once, without a promise, when the
+     * inputs are kept in memory: the fast path in front of the routes answers with it. Undefined
+     * for an unknown actuator.
      */
     polledState,
 
-    /** `GET /actuators/{id}/state`: the decision now, noted as a poll; 404 for an unknown actuator. */
-    async state(actuatorId: number): Promise<Decision> {
-      const decision = await polledState(actuatorId);
-      if (!decision) throw new NotFound(actuatorNotFound(actuatorId));
-      return decision;
+    /** `GET /actuators/{id}/state`: the decision now and its JSON text, noted as a poll; 404 for an unknown actuator. */
+    async state(actuatorId: number): Promise<KeptDecision> {
+      const answer = await polledState(actuatorId);
+      if (!answer) throw new NotFound(actuatorNotFound(actuatorId));
+      return answer;
     },
 
     /** The decision now, not noted as a poll (what the service itself publishes). */
     async decision(actuatorId: number): Promise<Decision | undefined> {
-      return decisionOf(actuatorId);
+      return (await decisions.of(actuatorId))?.decision;
     },
 
     /**

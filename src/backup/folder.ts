@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beyondKeep, isPartial, timeOfBackup } from './names.js';
 
@@ -52,14 +52,4 @@ export function prune(dir: string, keep: number): string[] {
   const doomed = beyondKeep(readdirSync(dir), keep);
   for (const name of doomed) rmSync(join(dir, name), { force: true });
   return doomed;
-}
-
-/** Flushes a file's or a folder's entries to the disk (a rename is durable once its folder is). */
-export function fsyncPath(path: string): void {
-  const fd = openSync(path, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
 }

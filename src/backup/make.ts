@@ -1,7 +1,7 @@
 import { renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { type BackupProgress, checkSqliteCopy, type Store, type TableCounts } from '../store/index.js';
-import { ensureFolder, fsyncPath } from './folder.js';
+import { type BackupProgress, checkSqliteCopy, fsyncPath, type Store, type TableCounts } from '../store/index.js';
+import { ensureFolder } from './folder.js';
 import { backupName, partialName } from './names.js';
 
 export interface MadeBackup {

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
 import { isoOf } from '../domain/date-time.js';
-import { jsonArray, measurementJson, sendJsonText } from '../core/json-text.js';
+import { jsonArray, measurementArrayJson, measurementJson, sendJsonText } from '../core/json-text.js';
 import { Deleted, errorResponses } from '../domain/schema-common.js';
 import {
   ExportQuery,
@@ -44,8 +44,7 @@ const measurementRoutes: FastifyPluginAsyncTypebox<MeasurementRouteDeps> = async
       const stored = await measurements.record(batch ? (request.body as MeasurementBase[]) : [request.body as MeasurementBase], batch);
       // Written straight as JSON text in the documented shape: a batch is the hot path of ingest,
       // and the schema serializer would test each item against both branches of the union.
-      const json = batch ? `[${stored.map(measurementJson).join(',')}]` : measurementJson(stored[0]);
-      return sendJsonText(reply, json);
+      return sendJsonText(reply, batch ? measurementArrayJson(stored) : measurementJson(stored[0]));
     },
   });
 

@@ -44,9 +44,10 @@ export function measurementService({ store, bus, now, log }: ServiceDeps, histor
      */
     async record(items: readonly MeasurementBase[], batch: boolean): Promise<StoredMeasurement[]> {
       const receivedAt = now();
-      const rows: NewMeasurement[] = [];
+      const rows: NewMeasurement[] = new Array(items.length);
       const issues: ValidationIssue[] = [];
-      for (const [index, item] of items.entries()) {
+      for (let index = 0; index < items.length; index++) {
+        const item = items[index];
         const timestamp = item.timestamp === undefined ? receivedAt : parseDateTime(item.timestamp);
         if (timestamp > receivedAt + MAX_FUTURE_MS) {
           issues.push({
@@ -55,7 +56,7 @@ export function measurementService({ store, bus, now, log }: ServiceDeps, histor
             type: 'value_error',
           });
         }
-        rows.push({ sensor_id: item.sensor_id, value: item.value, timestamp });
+        rows[index] = { sensor_id: item.sensor_id, value: item.value, timestamp };
       }
       if (issues.length > 0) throw new InvalidInput(...issues);
       const ids = rows.map((r) => r.sensor_id);

@@ -59,11 +59,15 @@ export function knownSensors(lookUp: (ids: number[]) => number[] | Promise<Set<n
   return {
     /** The store's `sensors.existing`. */
     async existing(ids: readonly number[]): Promise<Set<number>> {
-      const unknown = [...new Set(ids.filter((id) => !known.has(id)))];
-      if (unknown.length > 0) {
-        for (const id of await lookUp(unknown)) known.add(id);
+      // A batch names a few sensors many times over: no array or set per id.
+      let unknown: Set<number> | undefined;
+      for (const id of ids) if (!known.has(id)) (unknown ??= new Set()).add(id);
+      if (unknown) {
+        for (const id of await lookUp([...unknown])) known.add(id);
       }
-      return new Set(ids.filter((id) => known.has(id)));
+      const found = new Set<number>();
+      for (const id of ids) if (known.has(id)) found.add(id);
+      return found;
     },
     forget(ids: readonly number[]): void {
       for (const id of ids) known.delete(id);

@@ -25,6 +25,7 @@ export type { BackupProgress, TableCounts } from './backup/types.js';
 export { checkSqliteCopy, type CopyCheck } from './backup/sqlite-file.js';
 export { restoreSqliteStore, type RestoreResult } from './backup/restore.js';
 export { sqliteFileOf } from './backup/paths.js';
+export { fsyncPath } from './fsync.js';
 
 /**
  * Opens the store a URL names: `sqlite:<file>` (or `sqlite::memory:`), or `postgres://…`. Each

@@ -47,6 +47,25 @@ describe('SQLite group commit', () => {
     expect(new Set([...a, ...b].map((m) => m.measurement_id)).size).toBe(220);
   });
 
+  it('gives each sensor’s rows ascending ids in the order given, across the requests of one commit', async () => {
+    const group = sqliteGroupCommit(sqlite);
+    const request = (first: number) =>
+      Array.from({ length: 30 }, (_, i) => ({ sensor_id: 1 + (i % 3), value: first + i, timestamp: 9_000 }));
+    const results = await Promise.all([group.insert(request(0)), group.insert(request(100)), group.insert(request(200))]);
+    const stored = results.flat();
+    expect(stored.map((m) => m.value)).toEqual([...request(0), ...request(100), ...request(200)].map((r) => r.value));
+    for (const sensorId of [1, 2, 3]) {
+      const mine = stored.filter((m) => m.sensor_id === sensorId);
+      const ids = mine.map((m) => m.measurement_id);
+      expect(ids).toEqual([...ids].sort((a, b) => a - b));
+      // The newest of equal timestamps is the one given last.
+      const newest = sqlite
+        .prepare('select value from measurements where sensor_id = ? order by timestamp desc, measurement_id desc limit 1')
+        .get(sensorId) as { value: number };
+      expect(newest.value).toBe(mine[mine.length - 1].value);
+    }
+  });
+
   it('rejects only the request that fails, keeping the others of the same commit', async () => {
     const group = sqliteGroupCommit(sqlite);
     const good = group.insert([{ sensor_id: 1, value: 1, timestamp: 1 }]);

@@ -4,12 +4,15 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type HotReadOptions, hotReads } from '../../src/http/hot-reads.js';
 import type { Activation } from '../../src/domain/activation.js';
+import { activationJson } from '../../src/core/json-text.js';
 import type { PolledReads } from '../../src/store/index.js';
 
 const NOW = Date.UTC(2026, 10, 22, 12);
 const MEASUREMENT = { measurement_id: 7, sensor_id: 3, value: 4.5, timestamp: NOW - 1000 };
 /** The decision the service answers for actuator 2 (the route's and this path's). */
 const STATE: Activation = { activate: true, status: 'OK', reason: 'ok', duration: 4, period: 60 };
+/** The service hands the decision over with its JSON text. */
+const STATE_ANSWER = { json: activationJson(STATE) };
 
 /** What the fast path reads: the polled measurement, and the service's decision. */
 type Reads = Pick<HotReadOptions, 'actuatorState'> & { lastMeasurement: PolledReads['lastMeasurement'] };
@@ -33,7 +36,7 @@ async function serve(polled: Reads, active = () => true): Promise<{ url: string;
 
 const fromMemory: Reads = {
   lastMeasurement: (id) => (id === 3 ? MEASUREMENT : undefined),
-  actuatorState: (id) => (id === 2 ? STATE : undefined),
+  actuatorState: (id) => (id === 2 ? STATE_ANSWER : undefined),
 };
 const fromPromises: Reads = {
   lastMeasurement: async (id) => fromMemory.lastMeasurement(id),

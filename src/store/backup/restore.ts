@@ -1,20 +1,12 @@
-import { chmodSync, closeSync, copyFileSync, existsSync, fsyncSync, linkSync, openSync, renameSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, linkSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { fsyncPath } from '../fsync.js';
 import { takeStoreExclusively } from '../sqlite/store-lock.js';
 import { sqliteFileOf } from './paths.js';
 import { checkSqliteCopy } from './sqlite-file.js';
 
 export type RestoreResult =
   { restored: true; replaced: string[] } | { restored: false; reason: 'not-sqlite' | 'bad-backup' | 'in-use'; detail: string };
-
-export function fsyncPath(path: string): void {
-  const fd = openSync(path, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /**
  * Puts a backup in place of a SQLite store that no process holds (see store-lock.ts). The backup

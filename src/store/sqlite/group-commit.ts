@@ -1,6 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import type { NewMeasurement, StoredMeasurement } from '../database.js';
 import { type IngestJob, takeJobs } from '../ingest-jobs.js';
+import { sensorOrder } from './sensor-order.js';
 
 /**
  * Rows per insert statement at most. A request's rows go in as statements of exactly this many
@@ -57,11 +58,13 @@ export function sqliteGroupCommit(
   }
   const insertJob = sqlite.transaction((rows: readonly NewMeasurement[]) => {
     const out: StoredMeasurement[] = new Array(rows.length);
+    // Inserted a sensor at a time (see sensorOrder); each row is answered in its own place.
+    const order = sensorOrder(rows);
     for (let i = 0; i < rows.length;) {
       const size = Math.min(MAX_ROWS_PER_STATEMENT, rows.length - i);
       const { statement, params } = insertOf(size);
       for (let k = 0; k < size; k++) {
-        const row = rows[i + k];
+        const row = rows[order ? order[i + k] : i + k];
         params[3 * k] = row.sensor_id;
         params[3 * k + 1] = row.value;
         params[3 * k + 2] = row.timestamp;
@@ -70,8 +73,9 @@ export function sqliteGroupCommit(
       // statement's ids end at its last insert rowid.
       const last = Number(statement.run(params).lastInsertRowid);
       for (let k = 0; k < size; k++) {
-        const row = rows[i + k];
-        out[i + k] = { measurement_id: last - size + 1 + k, sensor_id: row.sensor_id, value: row.value, timestamp: row.timestamp };
+        const place = order ? order[i + k] : i + k;
+        const row = rows[place];
+        out[place] = { measurement_id: last - size + 1 + k, sensor_id: row.sensor_id, value: row.value, timestamp: row.timestamp };
       }
       i += size;
     }
@@ -103,7 +107,7 @@ export function sqliteGroupCommit(
    * requests cost a few statements, not three each); undefined when it fails, leaving nothing:
    * the requests are then tried one by one, to tell which one failed.
    */
-  function insertTogether(jobs: readonly IngestJob[]): StoredMeasurement[][] | undefined {
+  function insertTogether(jobs: readonly IngestJob[]): { perJob: StoredMeasurement[][]; rows: StoredMeasurement[] } | undefined {
     const rows: NewMeasurement[] = [];
     for (const job of jobs) for (const row of job.rows) rows.push(row);
     let stored: StoredMeasurement[];
@@ -114,7 +118,7 @@ export function sqliteGroupCommit(
       return undefined;
     }
     let at = 0;
-    return jobs.map((job) => stored.slice(at, (at += job.rows.length)));
+    return { perJob: jobs.map((job) => stored.slice(at, (at += job.rows.length))), rows: stored };
   }
 
   const pending: IngestJob[] = [];
@@ -141,8 +145,11 @@ export function sqliteGroupCommit(
     let results: (StoredMeasurement[] | { error: unknown })[] = [];
     try {
       sqlite.transaction(() => {
-        results = (jobs.length > 1 && insertTogether(jobs)) || insertEach(jobs);
-        if (beforeCommit) beforeCommit(results.length === 1 && Array.isArray(results[0]) ? results[0] : committedRows(results));
+        const together = jobs.length > 1 ? insertTogether(jobs) : undefined;
+        results = together ? together.perJob : insertEach(jobs);
+        if (!beforeCommit) return;
+        if (together) beforeCommit(together.rows);
+        else beforeCommit(results.length === 1 && Array.isArray(results[0]) ? results[0] : committedRows(results));
       })();
     } catch (error) {
       for (const job of jobs) job.reject(error);
