@@ -213,6 +213,12 @@ describe.each(storeKinds())('dashboard records in a real browser (%s)', (kind) =
       await ph.getByRole('button', { name: /^Record calibration/ }).click();
       const dialog = page.getByRole('dialog', { name: /^Calibrate / });
       await dialog.waitFor();
+      // The calibration before, to compare with: none before the first width's.
+      if (size === 'phone') {
+        await expect
+          .poll(() => dialog.locator('.calibration-previous').textContent())
+          .toMatch(/^Last time \(.+\): slope 94\.\d %, offset \+0\.\d+, accepted\.$/);
+      } else expect(await dialog.locator('.calibration-previous').count()).toBe(0);
       // The pH buffers 7 and 4 are filled in; the probe read 7.05 and 4.2 (slope 95 %).
       expect(await dialog.getByLabel('Buffer 1: value').inputValue()).toBe('7');
       expect(await dialog.getByLabel('Buffer 2: value').inputValue()).toBe('4');

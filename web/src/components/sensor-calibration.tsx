@@ -19,6 +19,7 @@ import {
 import { sensorName } from '../domain/labels';
 import { FormError } from './fields';
 import { Modal } from './modal';
+import { When } from './when';
 
 type Dates = Partial<CalibrationFields>;
 
@@ -102,6 +103,14 @@ function CalibrationForm({
   const [errors, setErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<Calibration | null>(null);
+  // The previous calibration, to compare with: read when the form opens, left out when it cannot be.
+  const [previous, setPrevious] = useState<Calibration | null>(null);
+  useEffect(() => {
+    recordsApi.calibrations(sensor.sensor_id, { limit: 1 }).then(
+      ([last]) => setPrevious(last ?? null),
+      () => setPrevious(null),
+    );
+  }, [sensor.sensor_id]);
   const parsed = parsePoints(rows);
   const fit = fitLine(parsed.points);
   const preview = fit && calibrationVerdict({ ...fit, points: parsed.points.length });
@@ -138,6 +147,7 @@ function CalibrationForm({
 
   return (
     <form class="calibration-form" onSubmit={send} aria-label="Record calibration">
+      {previous && <PreviousCalibration calibration={previous} />}
       <p class="muted">
         Rinse the probe, set it in each buffer, wait for the reading to settle, and write both down. Two or three buffers check its slope;
         one checks only its offset.
@@ -228,6 +238,20 @@ function CalibrationForm({
         </button>
       </div>
     </form>
+  );
+}
+
+/** "Last time (24 Nov 2026, 21:57): slope 94.2 %, offset +0.44, accepted". */
+function PreviousCalibration({ calibration }: { calibration: Calibration }) {
+  const fit =
+    calibration.points.length < 2
+      ? `offset ${offsetText(calibration.offset)}`
+      : `slope ${slopePercent(calibration.slope).toFixed(1)} %, offset ${offsetText(calibration.offset)}`;
+  return (
+    <p class="calibration-previous">
+      Last time (<When at={calibration.calibrated_at} />
+      ): {fit}, {calibration.accepted ? 'accepted' : 'not accepted'}.
+    </p>
   );
 }
 
