@@ -207,6 +207,8 @@ describe.each(storeKinds())('dashboard records in a real browser (%s)', (kind) =
 
     it(`records a calibration and shows its slope, offset, verdict and the next due date at ${size} width`, async () => {
       const { context, page, record } = await openPage(browser, viewport);
+      // The refusal this test provokes on purpose.
+      record.allowFailedLoad('/calibrations');
       await page.goto(`${service.url}/ui/#/overview`);
       await page.locator('.overview[data-loaded]').waitFor();
       const ph = sensorCard(page, PH_SENSOR);
@@ -232,6 +234,14 @@ describe.each(storeKinds())('dashboard records in a real browser (%s)', (kind) =
       await expect.poll(() => dialog.locator('.calibration-preview').textContent()).toMatch(/^Preview: Accepted, but clean the probe/);
       await checkPage(page, size, 'calibration form');
       await screenshot(page, `records-calibration-${size}`, { visible: true });
+      // A calibration dated tomorrow is refused under its field, and nothing is recorded.
+      const recorded = (await service.get(`/sensors/${PH_SENSOR}/calibrations`)).body.length;
+      const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 16);
+      await dialog.getByLabel('When (empty: now)').fill(tomorrow);
+      await dialog.getByRole('button', { name: 'Record calibration' }).click();
+      await dialog.locator('[data-field="calibrated_at"] .field-error').waitFor();
+      expect((await service.get(`/sensors/${PH_SENSOR}/calibrations`)).body.length).toBe(recorded);
+      await dialog.getByLabel('When (empty: now)').fill('');
       await dialog.getByRole('button', { name: 'Record calibration' }).click();
 
       const result = dialog.locator('.calibration-result');

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { api } from '../api/endpoints';
 import { type FieldErrors, fieldErrors } from '../api/errors';
 import type { Calibration, CalibrationFields } from '../api/records';
@@ -17,6 +17,7 @@ import {
   type Verdict,
 } from '../domain/calibration';
 import { sensorName } from '../domain/labels';
+import { fromLocalInput } from '../domain/time';
 import { FormError } from './fields';
 import { Modal } from './modal';
 import { When } from './when';
@@ -100,9 +101,12 @@ function CalibrationForm({
     }));
   });
   const [note, setNote] = useState('');
+  /** Empty: now. A calibration made earlier (before the service was there, say) is recorded at its time. */
+  const [when, setWhen] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<Calibration | null>(null);
+  const id = useId();
   // The previous calibration, to compare with: read when the form opens, left out when it cannot be.
   const [previous, setPrevious] = useState<Calibration | null>(null);
   useEffect(() => {
@@ -132,6 +136,7 @@ function CalibrationForm({
       const answer = await recordsApi.recordCalibration(sensor.sensor_id, {
         points: parsed.points,
         note: note.trim() === '' ? undefined : note.trim(),
+        calibrated_at: when ? new Date(fromLocalInput(when)).toISOString() : undefined,
       });
       setErrors({});
       setResult(answer);
@@ -219,6 +224,22 @@ function CalibrationForm({
           placeholder="e.g. fresh buffers, probe cleaned"
         />
       </label>
+      <div class={`field${errors.calibrated_at ? ' has-error' : ''}`} data-field="calibrated_at">
+        <label for={`${id}-when`}>When (empty: now)</label>
+        <input
+          id={`${id}-when`}
+          type="datetime-local"
+          name="calibrated_at"
+          value={when}
+          disabled={busy}
+          onInput={(e) => setWhen(e.currentTarget.value)}
+        />
+        {errors.calibrated_at && (
+          <small class="field-error" role="alert">
+            {errors.calibrated_at}
+          </small>
+        )}
+      </div>
       <output class={`calibration-preview${preview ? ` tone-${preview.tone}` : ''}`} aria-live="polite">
         {preview ? (
           <>Preview: {preview.headline}</>
@@ -228,7 +249,7 @@ function CalibrationForm({
           'Enter the readings to see the slope and offset.'
         )}
       </output>
-      <FormError errors={errors} names={['_form', 'note', 'calibrated_at']} />
+      <FormError errors={errors} names={['_form', 'note']} />
       <div class="actions">
         <button type="button" class="ghost" onClick={onClose}>
           Cancel
