@@ -20,6 +20,7 @@ interface Note {
 interface Actuator {
   actuator_id: number;
   stock_ml: number | null;
+  max_ml_per_day: number | null;
 }
 interface Sensor {
   sensor_id: number;
@@ -206,12 +207,20 @@ describe.each(storeKinds())('dashboard records in a real browser (%s)', (kind) =
 
     it(`records a calibration and shows its slope, offset, verdict and the next due date at ${size} width`, async () => {
       const { context, page, record } = await openPage(browser, viewport);
+      // The refusal this test provokes on purpose.
+      record.allowFailedLoad('/calibrations');
       await page.goto(`${service.url}/ui/#/overview`);
       await page.locator('.overview[data-loaded]').waitFor();
       const ph = sensorCard(page, PH_SENSOR);
       await ph.getByRole('button', { name: /^Record calibration/ }).click();
       const dialog = page.getByRole('dialog', { name: /^Calibrate / });
       await dialog.waitFor();
+      // The calibration before, to compare with: none before the first width's.
+      if (size === 'phone') {
+        await expect
+          .poll(() => dialog.locator('.calibration-previous').textContent())
+          .toMatch(/^Last time \(.+\): slope 94\.\d %, offset \+0\.\d+, accepted\.$/);
+      } else expect(await dialog.locator('.calibration-previous').count()).toBe(0);
       // The pH buffers 7 and 4 are filled in; the probe read 7.05 and 4.2 (slope 95 %).
       expect(await dialog.getByLabel('Buffer 1: value').inputValue()).toBe('7');
       expect(await dialog.getByLabel('Buffer 2: value').inputValue()).toBe('4');
@@ -225,6 +234,14 @@ describe.each(storeKinds())('dashboard records in a real browser (%s)', (kind) =
       await expect.poll(() => dialog.locator('.calibration-preview').textContent()).toMatch(/^Preview: Accepted, but clean the probe/);
       await checkPage(page, size, 'calibration form');
       await screenshot(page, `records-calibration-${size}`, { visible: true });
+      // A calibration dated tomorrow is refused under its field, and nothing is recorded.
+      const recorded = (await service.get(`/sensors/${PH_SENSOR}/calibrations`)).body.length;
+      const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 16);
+      await dialog.getByLabel('When (empty: now)').fill(tomorrow);
+      await dialog.getByRole('button', { name: 'Record calibration' }).click();
+      await dialog.locator('[data-field="calibrated_at"] .field-error').waitFor();
+      expect((await service.get(`/sensors/${PH_SENSOR}/calibrations`)).body.length).toBe(recorded);
+      await dialog.getByLabel('When (empty: now)').fill('');
       await dialog.getByRole('button', { name: 'Record calibration' }).click();
 
       const result = dialog.locator('.calibration-result');
@@ -277,6 +294,12 @@ describe.each(storeKinds())('dashboard records in a real browser (%s)', (kind) =
       await form.getByRole('button', { name: 'Save' }).click();
       await expect.poll(() => form.getByRole('status').textContent()).toBe('Saved.');
       expect(await actuator()).toMatchObject({ flow_ml_per_s: FLOW, max_ml_per_day: 250, stock_low_ml: 120, stock_ml: 500 - DOSE_ML });
+      // The form now says what the bottle holds, and a second save leaves it so.
+      await expect.poll(() => form.getByLabel('Bottle now (ml)').inputValue()).toBe(String(500 - DOSE_ML));
+      await form.getByLabel('Max ml per day').fill('200');
+      await form.getByRole('button', { name: 'Save' }).click();
+      await expect.poll(async () => (await actuator()).max_ml_per_day).toBe(200);
+      expect((await actuator()).stock_ml).toBe(500 - DOSE_ML);
 
       // The pH sensor's reminder: every 14 days.
       const ph = page.locator(`[data-sensor-form="${PH_SENSOR}"]`);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   bottleLevel,
+  followStock,
   localDayStart,
   mlText,
   refillSuggestion,
@@ -179,5 +180,23 @@ describe('volumeTexts and volumeChanges', () => {
     expect(volumeChanges({ ...volumeTexts(undefined), flow_ml_per_s: 'fast' }, undefined).errors).toEqual({
       flow_ml_per_s: 'Enter a number, or leave it empty',
     });
+  });
+});
+
+describe('followStock', () => {
+  const given = volumeTexts({ flow_ml_per_s: 2, max_ml_per_day: null, stock_ml: 500, stock_low_ml: 100 });
+  const fresh = { ...given, stock_ml: '494' };
+
+  it('follows the stock the doses lowered while the grower left the field alone', () => {
+    expect(followStock({ ...given, max_ml_per_day: '250' }, given, fresh)).toEqual({ ...given, max_ml_per_day: '250', stock_ml: '494' });
+  });
+
+  it('keeps a stock the grower is editing', () => {
+    const editing = { ...given, stock_ml: '900' };
+    expect(followStock(editing, given, fresh)).toBe(editing);
+  });
+
+  it('changes nothing when the stock did not move', () => {
+    expect(followStock(given, given, given)).toBe(given);
   });
 });

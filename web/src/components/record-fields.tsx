@@ -1,8 +1,8 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { FieldErrors } from '../api/errors';
 import type { Actuator, Sensor } from '../api/types';
 import { optionalText, parseOptionalNumbers } from '../domain/numbers';
-import { VOLUME_FIELDS, volumeChanges, volumeTexts, type VolumeTexts } from '../domain/volumes';
+import { followStock, VOLUME_FIELDS, volumeChanges, volumeTexts, type VolumeTexts } from '../domain/volumes';
 import { NumberField } from './fields';
 
 /**
@@ -21,11 +21,18 @@ export interface RecordFieldsState<T> {
 
 export function useVolumeFields(actuator: Actuator | undefined): RecordFieldsState<VolumeTexts> {
   const [texts, setTexts] = useState(() => volumeTexts(actuator));
+  /** The fields as the service last gave them. */
+  const given = useRef(texts);
+  useEffect(() => {
+    const fresh = volumeTexts(actuator);
+    setTexts((current) => followStock(current, given.current, fresh));
+    given.current = fresh;
+  }, [actuator?.stock_ml]);
   return {
     texts,
     setTexts,
-    // Compared with the actuator as last read: the stock is sent only when the grower changed it.
-    changes: () => volumeChanges(texts, actuator && volumeTexts(actuator)) as ReturnType<RecordFieldsState<VolumeTexts>['changes']>,
+    // The stock is sent only when the grower changed it from what the service last said.
+    changes: () => volumeChanges(texts, actuator && given.current) as ReturnType<RecordFieldsState<VolumeTexts>['changes']>,
     reset: () => setTexts(volumeTexts(undefined)),
   };
 }

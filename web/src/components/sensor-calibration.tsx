@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { api } from '../api/endpoints';
 import { type FieldErrors, fieldErrors } from '../api/errors';
 import type { Calibration, CalibrationFields } from '../api/records';
@@ -17,8 +17,10 @@ import {
   type Verdict,
 } from '../domain/calibration';
 import { sensorName } from '../domain/labels';
+import { fromLocalInput } from '../domain/time';
 import { FormError } from './fields';
 import { Modal } from './modal';
+import { When } from './when';
 
 type Dates = Partial<CalibrationFields>;
 
@@ -99,9 +101,20 @@ function CalibrationForm({
     }));
   });
   const [note, setNote] = useState('');
+  /** Empty: now. A calibration made earlier (before the service was there, say) is recorded at its time. */
+  const [when, setWhen] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<Calibration | null>(null);
+  const id = useId();
+  // The previous calibration, to compare with: read when the form opens, left out when it cannot be.
+  const [previous, setPrevious] = useState<Calibration | null>(null);
+  useEffect(() => {
+    recordsApi.calibrations(sensor.sensor_id, { limit: 1 }).then(
+      ([last]) => setPrevious(last ?? null),
+      () => setPrevious(null),
+    );
+  }, [sensor.sensor_id]);
   const parsed = parsePoints(rows);
   const fit = fitLine(parsed.points);
   const preview = fit && calibrationVerdict({ ...fit, points: parsed.points.length });
@@ -123,6 +136,7 @@ function CalibrationForm({
       const answer = await recordsApi.recordCalibration(sensor.sensor_id, {
         points: parsed.points,
         note: note.trim() === '' ? undefined : note.trim(),
+        calibrated_at: when ? new Date(fromLocalInput(when)).toISOString() : undefined,
       });
       setErrors({});
       setResult(answer);
@@ -138,6 +152,7 @@ function CalibrationForm({
 
   return (
     <form class="calibration-form" onSubmit={send} aria-label="Record calibration">
+      {previous && <PreviousCalibration calibration={previous} />}
       <p class="muted">
         Rinse the probe, set it in each buffer, wait for the reading to settle, and write both down. Two or three buffers check its slope;
         one checks only its offset.
@@ -209,6 +224,22 @@ function CalibrationForm({
           placeholder="e.g. fresh buffers, probe cleaned"
         />
       </label>
+      <div class={`field${errors.calibrated_at ? ' has-error' : ''}`} data-field="calibrated_at">
+        <label for={`${id}-when`}>When (empty: now)</label>
+        <input
+          id={`${id}-when`}
+          type="datetime-local"
+          name="calibrated_at"
+          value={when}
+          disabled={busy}
+          onInput={(e) => setWhen(e.currentTarget.value)}
+        />
+        {errors.calibrated_at && (
+          <small class="field-error" role="alert">
+            {errors.calibrated_at}
+          </small>
+        )}
+      </div>
       <output class={`calibration-preview${preview ? ` tone-${preview.tone}` : ''}`} aria-live="polite">
         {preview ? (
           <>Preview: {preview.headline}</>
@@ -218,7 +249,7 @@ function CalibrationForm({
           'Enter the readings to see the slope and offset.'
         )}
       </output>
-      <FormError errors={errors} names={['_form', 'note', 'calibrated_at']} />
+      <FormError errors={errors} names={['_form', 'note']} />
       <div class="actions">
         <button type="button" class="ghost" onClick={onClose}>
           Cancel
@@ -228,6 +259,20 @@ function CalibrationForm({
         </button>
       </div>
     </form>
+  );
+}
+
+/** "Last time (24 Nov 2026, 21:57): slope 94.2 %, offset +0.44, accepted". */
+function PreviousCalibration({ calibration }: { calibration: Calibration }) {
+  const fit =
+    calibration.points.length < 2
+      ? `offset ${offsetText(calibration.offset)}`
+      : `slope ${slopePercent(calibration.slope).toFixed(1)} %, offset ${offsetText(calibration.offset)}`;
+  return (
+    <p class="calibration-previous">
+      Last time (<When at={calibration.calibrated_at} />
+      ): {fit}, {calibration.accepted ? 'accepted' : 'not accepted'}.
+    </p>
   );
 }
 

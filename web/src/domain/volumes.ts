@@ -155,3 +155,13 @@ export function volumeChanges(
   if (original && texts.stock_ml.trim() === original.stock_ml.trim()) delete values.stock_ml;
   return { values, errors: parsed.errors };
 }
+
+/**
+ * The form's text after the service answered a new actuator (after a save, or a reload): the
+ * stock follows the service's while the grower has left the field as it was last given, since
+ * doses and refills change it; a stock the grower is editing stays theirs.
+ */
+export function followStock(texts: VolumeTexts, given: VolumeTexts, fresh: VolumeTexts): VolumeTexts {
+  if (texts.stock_ml.trim() !== given.stock_ml.trim() || texts.stock_ml === fresh.stock_ml) return texts;
+  return { ...texts, stock_ml: fresh.stock_ml };
+}
