@@ -17,6 +17,7 @@ import { register as registerHistory } from './history/index.js';
 import { registerDocs } from './http/docs.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/errors.js';
 import { type Handler, hotReads } from './http/hot-reads.js';
+import { lazySerializers } from './http/lazy-serializers.js';
 import { createMetrics } from './http/metrics.js';
 import { withoutToken } from './http/redact.js';
 import { NOSNIFF, registerNosniff } from './http/security-headers.js';
@@ -114,6 +115,7 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
         drain.wrap((req, res) => (front ? front(req, res, handler) : handler(req, res))),
       ),
     genReqId: nextRequestId,
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers() } },
     logger: options.logger ?? { level: config.logLevel },
     // Fastify's two lines per request are replaced by the one `request` line below.
     logController: new LogController({ disableRequestLogging: true }),

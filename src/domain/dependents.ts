@@ -1,5 +1,6 @@
-// The dashboard bundles this module (web/src/domain/dependents.ts): no imports, nothing of the
-// server follows it into the page.
+// The dashboard bundles this module (web/src/domain/dependents.ts): it imports only grouped.ts,
+// which imports nothing, so nothing of the server follows it into the page.
+import { grouped } from './grouped.js';
 
 /** What still hangs below a sensor or a prototype, counted before it is deleted (`notes`: a prototype's journal). */
 export interface Dependents {
@@ -14,7 +15,7 @@ export interface Dependents {
  * the client, naming only what is there (a count of 0 says nothing a reader needs).
  */
 export function describeDependents(d: Dependents): string {
-  const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+  const plural = (n: number, word: string) => `${grouped(n)} ${word}${n === 1 ? '' : 's'}`;
   const counts: [number, string][] = [
     [d.sensors ?? 0, 'sensor'],
     [d.actuators, 'actuator'],

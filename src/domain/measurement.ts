@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { grouped } from './grouped.js';
 import { DateTimeInput, DateTimeOutput, Id } from './schema-common.js';
 
 /** The largest deviation_rate taken: with it every step of the generated walk stays far from overflowing. */
@@ -58,7 +59,7 @@ export const WindowQuery = Type.Object({
     Type.Integer({
       minimum: 2,
       maximum: MAX_POINTS,
-      description: `At most this many points (2 to ${MAX_POINTS.toLocaleString('en')}), keeping each time bucket’s minimum and maximum.`,
+      description: `At most this many points (2 to ${grouped(MAX_POINTS)}), keeping each time bucket’s minimum and maximum.`,
     }),
   ),
 });

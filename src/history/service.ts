@@ -1,3 +1,4 @@
+import { grouped } from '../domain/grouped.js';
 import { BucketLayout } from '../domain/buckets.js';
 import type { TimeWindow } from '../domain/time-window.js';
 import { E, extremesPerBucket, type ExtremesRow, extremesRowOf } from '../history/extremes.js';
@@ -125,7 +126,7 @@ export function historyService({ store, now }: ServiceDeps) {
       if (count > MAX_BUCKETS) {
         throw new InvalidInput({
           loc: ['query', query.bucket !== undefined ? 'bucket' : 'max_points'],
-          msg: `The window holds ${count} buckets of this size; at most ${MAX_BUCKETS.toLocaleString('en-US')} are answered`,
+          msg: `The window holds ${count} buckets of this size; at most ${grouped(MAX_BUCKETS)} are answered`,
           type: 'value_error',
         });
       }

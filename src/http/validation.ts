@@ -54,8 +54,11 @@ function compiled(schema: object, httpPart: string | undefined): Compiled {
  */
 export function validatorCompiler(): FastifySchemaCompiler<unknown> {
   return ({ schema, httpPart }) => {
-    const { check, coerce } = compiled(schema as object, httpPart);
+    // Compiled on a route's first request, not at start: most routes of a small installation are
+    // never called, and their compiled checks would be memory kept for nothing.
+    let parts: Compiled | undefined;
     const validate = (data: unknown) => {
+      const { check, coerce } = (parts ??= compiled(schema as object, httpPart));
       const value = coerce ? coerce(data) : data;
       const ok = check(value);
       validate.errors = check.errors;

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import formbody from '@fastify/formbody';
 import { Type } from '@sinclair/typebox';
 import { Deleted, errorResponses, Message } from '../domain/schema-common.js';
-import { registerMultipart } from '../http/multipart.js';
+import { acceptMultipartForms } from '../http/multipart.js';
 import { userDocs as docs } from './docs.js';
 import {
   DeviceTokenView,
@@ -36,14 +36,7 @@ const userRoutes: FastifyPluginAsyncTypebox<UserRouteDeps> = async (app, { confi
   // The OAuth2 password flow posts HTML forms. Registered inside this plugin only, so every other
   // route keeps refusing form bodies with 415.
   await app.register(formbody);
-  await registerMultipart(app, {
-    attachFieldsToBody: 'keyValues',
-    // A file part is an unknown field like any other: read past and ignored.
-    onFile: async (part) => {
-      for await (const _chunk of part.file);
-    },
-    limits: { fields: 20, fieldSize: 64 * 1024, files: 5, fileSize: 64 * 1024 },
-  });
+  acceptMultipartForms(app, { fields: 20, fieldSize: 64 * 1024, files: 5, fileSize: 64 * 1024 });
 
   app.post('/token', {
     config: { access: 'public' },

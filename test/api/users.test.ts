@@ -201,6 +201,48 @@ describe.each(storeKinds())('users and tokens, open mode (%s)', (kind) => {
     expect(res.status).toBe(200);
   });
 
+  it('creates a user from a multipart form, a field named twice being a list (422)', async () => {
+    const created = await fetch(`${service.url}/users/new/`, { method: 'POST', body: multipart({ username: 'mia', password: 'multipart pw' }) });
+    expect(created.status).toBe(200);
+    expect((await usersRows()).map((row) => row.username)).toContain('mia');
+    const before = await usersRows();
+    const twice = multipart({ username: 'twice', password: 'multipart pw' });
+    twice.append('username', 'again');
+    const refused = await fetch(`${service.url}/users/new/`, { method: 'POST', body: twice });
+    expect(refused.status).toBe(422);
+    expect(await usersRows()).toEqual(before);
+  });
+
+  it('refuses a multipart form past its limits with 413, and one it cannot read with 400, writing nothing', async () => {
+    const before = await usersRows();
+    const tooMany = multipart({ username: 'many', password: 'multipart pw' });
+    for (let i = 0; i < 20; i++) tooMany.append(`extra${i}`, 'x');
+    const many = await fetch(`${service.url}/users/new/`, { method: 'POST', body: tooMany });
+    expect(many.status).toBe(413);
+    expect((await many.json()).detail).toBe('A form holds at most 20 fields');
+
+    const long = await fetch(`${service.url}/users/new/`, {
+      method: 'POST',
+      body: multipart({ username: 'long', password: 'p'.repeat(64 * 1024 + 1) }),
+    });
+    expect(long.status).toBe(413);
+    expect((await long.json()).detail).toBe('A form field is over 65536 bytes');
+
+    const files = multipart({ username: 'files', password: 'multipart pw' });
+    for (let i = 0; i < 6; i++) files.append(`file${i}`, new Blob(['x']), `f${i}.png`);
+    expect((await fetch(`${service.url}/users/new/`, { method: 'POST', body: files })).status).toBe(413);
+
+    for (const headers of [
+      { 'content-type': 'multipart/form-data' },
+      { 'content-type': 'multipart/form-data; boundary=xyz' },
+    ]) {
+      const res = await service.request('POST', '/users/new/', { raw: '--abc\r\nnot a part', headers });
+      expect(res.status).toBe(400);
+      expect(res.body.detail).toMatch(/^Malformed multipart body/);
+    }
+    expect(await usersRows()).toEqual(before);
+  });
+
   it('takes form bodies on its own routes only: elsewhere they stay a 415', async () => {
     const before = (await service.get('/prototypes')).body;
     const urlencoded = await service.request('POST', '/prototypes', form({ prototype_id: '40', prototype_name: 'x' }));

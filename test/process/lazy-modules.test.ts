@@ -6,7 +6,7 @@ import { spawnService } from '../helpers/process.js';
 import { scratchDatabase } from '../helpers/stores.js';
 
 const MODULE_LOG = ['--import', new URL('../helpers/module-log.mjs', import.meta.url).href];
-const OPTIONAL = ['pg', 'pg-cursor', 'mqtt', '@fastify/swagger-ui'];
+const OPTIONAL = ['pg', 'pg-cursor', 'mqtt', '@fastify/swagger-ui', '@fastify/busboy'];
 
 /** The packages among `names` a process has imported so far, by its module log. */
 function loaded(logFile: string, names: string[]): string[] {
@@ -19,7 +19,7 @@ describe('optional parts of the service', { timeout: 120_000 }, () => {
   const root = mkdtempSync(join(tmpdir(), 'sensorhub-lazy-'));
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  it('are not loaded by a SQLite service without MQTT; Swagger UI loads on the first request to /docs', async () => {
+  it('are not loaded by a SQLite service without MQTT; Swagger UI and the form parser load when first used', async () => {
     const log = join(root, 'sqlite.log');
     const service = await spawnService(
       { DATABASE_URL: `sqlite:${join(root, 'sensorhub.db')}`, SENSORHUB_MODULE_LOG: log, MQTT_URL: '' },
@@ -37,6 +37,12 @@ describe('optional parts of the service', { timeout: 120_000 }, () => {
       expect(docs.status).toBe(200);
       expect(await docs.text()).toContain('swagger');
       expect(loaded(log, OPTIONAL)).toEqual(['@fastify/swagger-ui']);
+
+      const form = new FormData();
+      form.append('username', 'nobody');
+      form.append('password', 'not a password');
+      expect((await fetch(`${service.url}/token`, { method: 'POST', body: form })).status).toBe(401);
+      expect(loaded(log, OPTIONAL)).toEqual(['@fastify/swagger-ui', '@fastify/busboy']);
     } finally {
       await service.stop();
     }

@@ -1,0 +1,1 @@
+import { register } from 'node:module'; register('./hooks.mjs', import.meta.url);

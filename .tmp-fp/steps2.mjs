@@ -1,0 +1,12 @@
+import { spaces } from './spaces.mjs';
+const { loadConfig, storeOptions } = await import('/work/main/dist/config/index.js');
+const { openStore } = await import('/work/main/dist/store/index.js');
+const { buildApp } = await import('/work/main/dist/app.js');
+process.env.DATABASE_URL='sqlite:/tmp/fp/b.db';
+const config = loadConfig();
+const store = await openStore(config.databaseUrl, storeOptions(config));
+spaces('imported');
+const app = await buildApp(config, store, { logger: false });
+await app.ready(); await app.listen({port: 18081, host:'127.0.0.1'});
+await new Promise(r => setTimeout(r, 3000)); spaces('listening');
+await app.close(); await store.close(); process.exit(0);

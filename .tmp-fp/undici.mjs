@@ -1,0 +1,12 @@
+const has = (l) => process.moduleLoadList.filter(x => /undici|wasm|fetch/.test(x)).join(' ') || '-';
+const { loadConfig, storeOptions } = await import('/work/main/dist/config/index.js');
+const { openStore } = await import('/work/main/dist/store/index.js');
+const { buildApp } = await import('/work/main/dist/app.js');
+console.log('imported', has());
+process.env.DATABASE_URL='sqlite:/tmp/fp/b.db';
+const config = loadConfig();
+const store = await openStore(config.databaseUrl, storeOptions(config)); console.log('store', has());
+const app = await buildApp(config, store, { logger: false }); console.log('build', has());
+await app.ready(); await app.listen({port: 18081, host:'127.0.0.1'}); console.log('listen', has());
+await new Promise(r => setTimeout(r, 3000)); console.log('3s', has());
+process.exit(0);
