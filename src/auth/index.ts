@@ -5,14 +5,11 @@ import { systemTimers, type Timers } from '../core/timers.js';
 import { authenticator } from './authenticate.js';
 import { loginThrottle, type ThrottleLimits } from './login-throttle.js';
 import { registerGuard } from './guard.js';
-import { dummyHash } from './passwords.js';
 import { tokenUseNotes, USE_RESOLUTION_MS } from './token-use.js';
 import { tokenSecret, tokenService } from './tokens.js';
 
 /** Everything the routes need for users and tokens, built once per process. */
 export async function createAuth(config: Config, store: Store, now: () => number, limits?: ThrottleLimits) {
-  // Made now, not on the first unknown username, which would otherwise take twice as long.
-  await dummyHash();
   const tokens = tokenService(await tokenSecret(config.tokenSecret, store.settings), config.tokenTtlMinutes * 60_000);
   const uses = tokenUseNotes();
   return {

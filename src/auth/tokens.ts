@@ -1,6 +1,9 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { errors, jwtVerify, SignJWT } from 'jose';
 import type { SettingRepository } from '../store/index.js';
+
+/** jose, loaded with the first token signed or checked: an open service without logins never needs it. */
+let joseModule: Promise<typeof import('jose')> | undefined;
+const jose = () => (joseModule ??= import('jose'));
 
 /** Who a token is issued to: the user as the store has it at that moment. */
 export interface TokenSubject {
@@ -111,6 +114,7 @@ export function tokenService(secret: Uint8Array, defaultTtlMs: number) {
         'session' in kind
           ? { sgen: user.session_generation ?? 0, login: Math.floor(kind.session.loginAt / 1000) }
           : { tid: kind.device.tokenId };
+      const { SignJWT } = await jose();
       return new SignJWT({ permissions, uid: user.user_id, gen: user.token_generation, ...extra })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(user.username)
@@ -122,6 +126,7 @@ export function tokenService(secret: Uint8Array, defaultTtlMs: number) {
 
     /** The claims of a well-formed, unexpired token signed with our secret; undefined otherwise. */
     async verify(token: string, now: number): Promise<TokenClaims | undefined> {
+      const { errors, jwtVerify } = await jose();
       try {
         const { payload } = await jwtVerify(token, secret, {
           algorithms: ['HS256'],

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, RouteShorthandOptions } from 'fastify';
 import type { App } from '../http/app-type.js';
 import type { Store } from '../store/index.js';
 import { dashboardHeaders } from '../http/security-headers.js';
+import { sendFileFrom } from './files.js';
 import { publicSettings, type PublicSettingsConfig } from './public-settings.js';
 
 export interface DashboardOptions {
@@ -29,7 +29,6 @@ const ASSET_CACHE = { maxAge: '365d', immutable: true } as const;
  * which describes the API only.
  */
 export async function dashboardRoutes(app: FastifyInstance, { config, store, root = DEFAULT_ROOT }: DashboardOptions): Promise<void> {
-  await app.register(fastifyStatic, { root, serve: false });
   const route: RouteShorthandOptions = { config: { access: 'public' }, schema: { hide: true } };
   // On every route of this plugin only (the API's answers are not pages): set first, so that an
   // error or a missing file carries them too.
@@ -41,10 +40,10 @@ export async function dashboardRoutes(app: FastifyInstance, { config, store, roo
   // bookmarks behave the same whichever way it was reached.
   app.get('/', route, (_request, reply) => reply.redirect('/ui/', 302));
 
-  app.get('/ui/', route, (_request, reply) => {
+  app.get('/ui/', route, (request, reply) => {
     if (!existsSync(`${root}/index.html`)) return notBuilt(reply);
     // The page names the current asset hashes: it must be revalidated on every load.
-    return reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
+    return sendFileFrom(root, request, reply.header('cache-control', 'no-cache'), 'index.html', { cacheControl: false });
   });
 
   // Which optional parts the service has, read from its routes at request time (every route is
@@ -64,7 +63,7 @@ export async function dashboardRoutes(app: FastifyInstance, { config, store, roo
   });
 
   app.get<{ Params: { '*': string } }>('/ui/assets/*', route, (request, reply) =>
-    reply.sendFile(`assets/${request.params['*']}`, ASSET_CACHE),
+    sendFileFrom(`${root}/assets`, request, reply, request.params['*'], ASSET_CACHE),
   );
 }
 

@@ -1,5 +1,4 @@
 import { Ajv, type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { isDateTime } from '../domain/date-time.js';
 import { compileCoercion, type Schema, type Source } from './coerce.js';
@@ -15,10 +14,11 @@ function createAjv(): Ajv {
     strict: false,
     addUsedSchema: false,
   });
-  addFormats.default(ajv);
   addInputLimitKeywords(ajv);
+  // The only formats the schemas use (so ajv-formats and its other formats are not loaded).
   ajv.addFormat('date-time', { type: 'string', validate: isDateTime });
   ajv.addFormat('duration', { type: 'string', validate: () => true });
+  ajv.addFormat('binary', true);
   return ajv;
 }
 

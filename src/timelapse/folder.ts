@@ -90,7 +90,7 @@ export function timelapseFolder(root: string) {
         const text = await readFile(join(folderOf(id), 'metadata.json'), 'utf8').catch(() => undefined);
         let record: TimelapseRecord | undefined;
         try {
-          record = text === undefined ? undefined : asRecord(JSON.parse(text));
+          record = text === undefined ? undefined : await asRecord(JSON.parse(text));
         } catch {
           record = undefined;
         }

@@ -1,5 +1,4 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Value } from '@sinclair/typebox/value';
 import { IMAGE_TYPES } from '../picture/image-type.js';
 import type { FrameGrid } from './schedule.js';
 
@@ -38,8 +37,12 @@ export const TimelapseRecord = Type.Object({
 });
 export type TimelapseRecord = Static<typeof TimelapseRecord>;
 
-/** A parsed metadata.json, or undefined when it is not one (a damaged or foreign file). */
-export function asRecord(value: unknown): TimelapseRecord | undefined {
+/**
+ * A parsed metadata.json, or undefined when it is not one (a damaged or foreign file). TypeBox's
+ * value checker loads with the first folder read: a service without timelapses never needs it.
+ */
+export async function asRecord(value: unknown): Promise<TimelapseRecord | undefined> {
+  const { Value } = await import('@sinclair/typebox/value');
   return Value.Check(TimelapseRecord, value) ? value : undefined;
 }
 

@@ -1,6 +1,6 @@
 import { forbidden, notAuthenticated, type Principal } from '../auth/authenticate.js';
 import type { Auth } from '../auth/index.js';
-import { dummyHash, hashPassword, verifyPassword } from '../auth/passwords.js';
+import { DUMMY_HASH, hashPassword, verifyPassword } from '../auth/passwords.js';
 import { ALL_PERMISSIONS, NEW_USER_PERMISSIONS, PERMISSIONS, permissionsOfNames } from '../auth/permissions.js';
 import type { TokenSubject } from '../auth/tokens.js';
 import type { AuthMode } from '../config/index.js';
@@ -90,7 +90,7 @@ export function userService({ store, bus, now, log }: ServiceDeps, auth: Auth, a
       if (wait > 0) throw new TooManyAttempts('Too many failed logins, try again later', wait);
       const user = await store.users.get(username);
       // An unknown username is checked against a dummy hash: it takes as long as a wrong password.
-      const ok = await verifyPassword(user?.password_hash ?? (await dummyHash()), password);
+      const ok = await verifyPassword(user?.password_hash ?? DUMMY_HASH, password);
       if (!user || !ok) throw new Unauthenticated('Incorrect username or password');
       auth.throttle.succeeded(username, address, admittedAt);
       return bearerToken(user);

@@ -219,14 +219,14 @@ describe.each(storeKinds())('users and tokens, open mode (%s)', (kind) => {
     for (let i = 0; i < 20; i++) tooMany.append(`extra${i}`, 'x');
     const many = await fetch(`${service.url}/users/new/`, { method: 'POST', body: tooMany });
     expect(many.status).toBe(413);
-    expect((await many.json()).detail).toBe('A form holds at most 20 fields');
+    expect(((await many.json()) as { detail: string }).detail).toBe('A form holds at most 20 fields');
 
     const long = await fetch(`${service.url}/users/new/`, {
       method: 'POST',
       body: multipart({ username: 'long', password: 'p'.repeat(64 * 1024 + 1) }),
     });
     expect(long.status).toBe(413);
-    expect((await long.json()).detail).toBe('A form field is over 65536 bytes');
+    expect(((await long.json()) as { detail: string }).detail).toBe('A form field is over 65536 bytes');
 
     const files = multipart({ username: 'files', password: 'multipart pw' });
     for (let i = 0; i < 6; i++) files.append(`file${i}`, new Blob(['x']), `f${i}.png`);
