@@ -13,9 +13,9 @@
  *   subscriber (bench/lib/mqtt-floor.ts) taking the same messages.
  *
  * The service runs as the systemd unit runs it: on SQLite with the dashboard, history and alerts
- * on (the defaults), with the unit's NODE_OPTIONS (deploy/sensorhub.service) unless
- * BENCH_NODE_OPTIONS says otherwise (`BENCH_NODE_OPTIONS= ` for none), given on the command line
- * so they reach the floors too. Prints a Markdown table and appends it to BENCHMARKS.md: a dated
+ * on (the defaults), with the unit's NODE_OPTIONS and MALLOC_ARENA_MAX (deploy/sensorhub.service)
+ * unless BENCH_NODE_OPTIONS or BENCH_MALLOC_ARENA_MAX say otherwise (empty for none), given to the
+ * floors too. Prints a Markdown table and appends it to BENCHMARKS.md: a dated
  * section in the log, and the "Footprint" table among the current figures.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -49,13 +49,17 @@ const SENSORS = 10;
 /** After ready, what an idle process is given to settle (timers, first collections) before its RSS is read. */
 const SETTLE_MS = 5000;
 
-/** The NODE_OPTIONS the systemd unit starts the service with. */
-function unitNodeOptions(): string {
+/** An `Environment=` setting of the systemd unit the service runs under. */
+function unitSetting(name: string): string {
   const unit = readFileSync(join(ROOT, 'deploy/sensorhub.service'), 'utf8');
-  return /^Environment=NODE_OPTIONS=(.*)$/m.exec(unit)?.[1]?.replace(/^"|"$/g, '') ?? '';
+  // `Environment=NAME=value` or, for a value with spaces, `Environment="NAME=value with spaces"`.
+  return new RegExp(`^Environment="?${name}=(.*?)"?$`, 'm').exec(unit)?.[1] ?? '';
 }
-const NODE_OPTIONS = (process.env.BENCH_NODE_OPTIONS ?? unitNodeOptions()).trim();
+const NODE_OPTIONS = (process.env.BENCH_NODE_OPTIONS ?? unitSetting('NODE_OPTIONS')).trim();
 const NODE_ARGS = NODE_OPTIONS.split(/\s+/).filter(Boolean);
+/** glibc's malloc arenas as the unit limits them (`BENCH_MALLOC_ARENA_MAX=` for glibc's default), for the floors too. */
+const MALLOC_ARENA_MAX = (process.env.BENCH_MALLOC_ARENA_MAX ?? unitSetting('MALLOC_ARENA_MAX')).trim();
+const MALLOC_ENV: Record<string, string> = MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX } : {};
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -106,7 +110,7 @@ async function spawnUntilReady(args: string[], env: Record<string, string>, port
   const child = stopOnExit(
     spawn(process.execPath, [...NODE_ARGS, ...args], {
       cwd: ROOT,
-      env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: String(port) },
+      env: { ...process.env, ...MALLOC_ENV, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: String(port) },
       stdio: ['ignore', 'ignore', 'inherit'],
     }),
   );
@@ -143,7 +147,12 @@ async function startService(folder: string, name: string, env: Record<string, st
 
 /** RSS of a bare `node -e` that does nothing, with the same options. */
 async function bareNodeRss(): Promise<number> {
-  const child = stopOnExit(spawn(process.execPath, [...NODE_ARGS, '-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' }));
+  const child = stopOnExit(
+    spawn(process.execPath, [...NODE_ARGS, '-e', 'setInterval(() => {}, 1000)'], {
+      stdio: 'ignore',
+      env: { ...process.env, ...MALLOC_ENV },
+    }),
+  );
   await sleep(SETTLE_MS);
   const rss = rssMb(child);
   await stop(child);
@@ -198,7 +207,9 @@ async function cpuDuring(child: ChildProcess, load: () => Promise<unknown>): Pro
 
 async function main(): Promise<void> {
   const folder = temporaryFolder('sensorhub-bench-footprint-');
-  log(`node options: ${NODE_OPTIONS || '(none)'}; load ${LOAD_SECONDS} s; ${STARTS} starts`);
+  log(
+    `node options: ${NODE_OPTIONS || '(none)'}; MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX || '(glibc default)'}; load ${LOAD_SECONDS} s; ${STARTS} starts`,
+  );
 
   // Floors first, on a quiet machine.
   const bareRss = await bareNodeRss();
@@ -264,6 +275,7 @@ async function main(): Promise<void> {
   const floorMqtt = stopOnExit(
     spawn(process.execPath, [...NODE_ARGS, '--import', 'tsx', 'bench/lib/mqtt-floor.ts', broker.url, `${prefix}-floor`, '1e12'], {
       cwd: ROOT,
+      env: { ...process.env, ...MALLOC_ENV },
       stdio: ['ignore', 'pipe', 'inherit'],
     }),
   );
@@ -327,7 +339,7 @@ async function mqttStored(url: string): Promise<number> {
 function record(table: string, loadLabel: string, failed: number): void {
   const file = join(ROOT, 'BENCHMARKS.md');
   const at = new Date().toISOString();
-  const settings = `Node ${process.version}, node options \`${NODE_OPTIONS || '(none)'}\`; SQLite, dashboard, history and alerts on; ${SENSORS} sensors at 1 Hz for ${loadLabel} (${failed} failed); CPU over ${CPU_SECONDS} s of each load.`;
+  const settings = `Node ${process.version}, node options \`${NODE_OPTIONS || '(none)'}\`, MALLOC_ARENA_MAX ${MALLOC_ARENA_MAX || '(glibc default)'}; SQLite, dashboard, history and alerts on; ${SENSORS} sensors at 1 Hz for ${loadLabel} (${failed} failed); CPU over ${CPU_SECONDS} s of each load.`;
   let text = readFileSync(file, 'utf8');
   const current = `### Footprint\n\n\`npm run bench:footprint\` (\`-- --hours 1\` for the hour-long figure). From "npm run bench:footprint — ${at}". ${settings}\n\n${table}\n\n`;
   const section = /### Footprint\n[\s\S]*?(?=\n### |\n# Log)/;

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import type * as Argon2 from '@node-rs/argon2';
 
 /** The native argon2 library, loaded with the first password hashed or checked. */
-let argon2Module: Promise<typeof import('@node-rs/argon2')> | undefined;
+let argon2Module: Promise<typeof Argon2> | undefined;
 const argon2 = () => (argon2Module ??= import('@node-rs/argon2'));
 
 /**

@@ -1,8 +1,9 @@
+import type * as Jose from 'jose';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { SettingRepository } from '../store/index.js';
 
 /** jose, loaded with the first token signed or checked: an open service without logins never needs it. */
-let joseModule: Promise<typeof import('jose')> | undefined;
+let joseModule: Promise<typeof Jose> | undefined;
 const jose = () => (joseModule ??= import('jose'));
 
 /** Who a token is issued to: the user as the store has it at that moment. */

@@ -202,7 +202,10 @@ describe.each(storeKinds())('users and tokens, open mode (%s)', (kind) => {
   });
 
   it('creates a user from a multipart form, a field named twice being a list (422)', async () => {
-    const created = await fetch(`${service.url}/users/new/`, { method: 'POST', body: multipart({ username: 'mia', password: 'multipart pw' }) });
+    const created = await fetch(`${service.url}/users/new/`, {
+      method: 'POST',
+      body: multipart({ username: 'mia', password: 'multipart pw' }),
+    });
     expect(created.status).toBe(200);
     expect((await usersRows()).map((row) => row.username)).toContain('mia');
     const before = await usersRows();
@@ -232,10 +235,7 @@ describe.each(storeKinds())('users and tokens, open mode (%s)', (kind) => {
     for (let i = 0; i < 6; i++) files.append(`file${i}`, new Blob(['x']), `f${i}.png`);
     expect((await fetch(`${service.url}/users/new/`, { method: 'POST', body: files })).status).toBe(413);
 
-    for (const headers of [
-      { 'content-type': 'multipart/form-data' },
-      { 'content-type': 'multipart/form-data; boundary=xyz' },
-    ]) {
+    for (const headers of [{ 'content-type': 'multipart/form-data' }, { 'content-type': 'multipart/form-data; boundary=xyz' }]) {
       const res = await service.request('POST', '/users/new/', { raw: '--abc\r\nnot a part', headers });
       expect(res.status).toBe(400);
       expect(res.body.detail).toMatch(/^Malformed multipart body/);

@@ -4,6 +4,7 @@ import type { StoredActuator, StoredMeasurement } from '../database.js';
 import { DAY } from '../../domain/bucket-sizes.js';
 import type { BucketRead, BucketRow } from '../../domain/bucket-rows.js';
 import { bucketReadSql, dayStampsSql } from '../history-sql.js';
+import { PAGE_CACHE_SIZE } from './connection.js';
 
 /**
  * The hottest reads on SQLite — what pump controllers and dashboards poll — as prepared
@@ -14,6 +15,7 @@ import { bucketReadSql, dayStampsSql } from '../history-sql.js';
 export function sqliteReader(file: string) {
   const db = new SQLite(file, { readonly: true, fileMustExist: true });
   db.pragma('busy_timeout = 5000');
+  db.pragma(`cache_size = ${PAGE_CACHE_SIZE}`);
   const last = db.prepare(
     'select measurement_id, sensor_id, value, timestamp from measurements where sensor_id = ? order by timestamp desc, measurement_id desc limit 1',
   );

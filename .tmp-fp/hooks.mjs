@@ -1,1 +1,0 @@
-export async function load(url, context, next) { const r = await next(url, context); if (url.startsWith('file:')) { process.stderr.write(`LOAD ${url} ${r.source ? r.source.length : 0}\n`); } return r; }

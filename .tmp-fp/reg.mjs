@@ -1,1 +1,0 @@
-import { register } from 'node:module'; register('./hooks.mjs', import.meta.url);
