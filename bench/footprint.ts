@@ -12,7 +12,7 @@
  *   second of load; floors: a bare `node:http` server taking the same requests, and a bare MQTT.js
  *   subscriber (bench/lib/mqtt-floor.ts) taking the same messages.
  *
- * The service runs as the systemd unit runs it: on SQLite with the dashboard, history and alerts
+ * The service runs as the systemd unit runs it (`sensorhub serve`): on SQLite with the dashboard, history and alerts
  * on (the defaults), with the unit's NODE_OPTIONS and MALLOC_ARENA_MAX (deploy/sensorhub.service)
  * unless BENCH_NODE_OPTIONS or BENCH_MALLOC_ARENA_MAX say otherwise (empty for none), given to the
  * floors too. Prints a Markdown table and appends it to BENCHMARKS.md: a dated
@@ -138,7 +138,7 @@ const startFloorHttp = async () => spawnUntilReady(['-e', FLOOR_HTTP], {}, await
 
 async function startService(folder: string, name: string, env: Record<string, string> = {}): Promise<Started> {
   return spawnUntilReady(
-    ['dist/server.js'],
+    ['dist/cli/sensorhub.js', 'serve'],
     { DATABASE_URL: `sqlite:${join(folder, `${name}.db`)}`, ...env },
     await freePort(),
     '/healthz',

@@ -19,7 +19,10 @@ interface Command {
 const COMMANDS: Record<string, Command> = {
   serve: {
     summary: 'runs the service (the default command)',
-    main: async (argv) => (await import('../server.js')).main(argv),
+    main: async (argv) => {
+      (await import('./small-board.js')).tuneForSmallBoard();
+      return (await import('../server.js')).main(argv);
+    },
   },
   users: {
     summary: 'adds, lists and removes users; prints device tokens (sensorhub users --help)',
