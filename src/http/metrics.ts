@@ -22,7 +22,10 @@ export interface PoolUse {
  */
 export function createMetrics(options: { poolUse?: () => PoolUse } = {}) {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  // Node's own metrics (CPU, memory, event loop lag, GC) start with the first scrape: their event
+  // loop probe wakes the process every 10 ms, which a board nobody scrapes need not pay for.
+  // The counters among them (CPU time, GC counts since then) are cumulative from then on.
+  let processMetrics = false;
   const requests = requestSeries(
     { name: 'sensorhub_http_requests_total', help: 'HTTP requests answered, by method, route pattern and status.' },
     {
@@ -74,6 +77,10 @@ export function createMetrics(options: { poolUse?: () => PoolUse } = {}) {
     },
     /** Everything, in the Prometheus text format. */
     async text(): Promise<string> {
+      if (!processMetrics) {
+        processMetrics = true;
+        collectDefaultMetrics({ register: registry });
+      }
       return (await registry.metrics()) + requests.text();
     },
     ingested(rows: number): void {
