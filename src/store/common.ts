@@ -13,6 +13,13 @@ import type { FastPaths, Store, StoreInstruments } from './store.js';
 const PING_TIMEOUT_MS = 1000;
 
 /**
+ * Names in the order of their UTF-16 code units, the order the migrator sorts the migrations it
+ * knows in. (Its default for those already run, `localeCompare`, builds an Intl collator: megabytes
+ * of ICU data a small board would keep resident for names that are ASCII.)
+ */
+const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
  * Migrations, then default data when asked for: once per store, before it serves anything.
  * `migrationsUnder` wraps the migrations where the backend needs more than the migrator does.
  */
@@ -24,7 +31,7 @@ export async function prepare(
   migrationsUnder: (migrate: () => Promise<void>) => Promise<void> = (migrate) => migrate(),
 ): Promise<void> {
   await migrationsUnder(async () => {
-    const { error } = await new Migrator({ db, provider: migrationProvider(dialect, log) }).migrateToLatest();
+    const { error } = await new Migrator({ db, provider: migrationProvider(dialect, log), nameComparator: byCodeUnits }).migrateToLatest();
     if (error) throw error;
   });
   if (seed) await seedDefaults(db, dialect);
