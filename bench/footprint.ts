@@ -13,9 +13,9 @@
  *   subscriber (bench/lib/mqtt-floor.ts) taking the same messages.
  *
  * The service runs as the systemd unit runs it (`sensorhub serve`): on SQLite with the dashboard, history and alerts
- * on (the defaults), with the unit's NODE_OPTIONS and MALLOC_ARENA_MAX (deploy/sensorhub.service)
- * unless BENCH_NODE_OPTIONS or BENCH_MALLOC_ARENA_MAX say otherwise (empty for none), given to the
- * floors too. Prints a Markdown table and appends it to BENCHMARKS.md: a dated
+ * on (the defaults), with the unit's NODE_OPTIONS and MALLOC_* settings (deploy/sensorhub.service)
+ * unless BENCH_NODE_OPTIONS says otherwise or BENCH_MALLOC is empty (glibc's defaults), given to
+ * the floors too. Prints a Markdown table and appends it to BENCHMARKS.md: a dated
  * section in the log, and the "Footprint" table among the current figures.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -57,9 +57,16 @@ function unitSetting(name: string): string {
 }
 const NODE_OPTIONS = (process.env.BENCH_NODE_OPTIONS ?? unitSetting('NODE_OPTIONS')).trim();
 const NODE_ARGS = NODE_OPTIONS.split(/\s+/).filter(Boolean);
-/** glibc's malloc arenas as the unit limits them (`BENCH_MALLOC_ARENA_MAX=` for glibc's default), for the floors too. */
-const MALLOC_ARENA_MAX = (process.env.BENCH_MALLOC_ARENA_MAX ?? unitSetting('MALLOC_ARENA_MAX')).trim();
-const MALLOC_ENV: Record<string, string> = MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX } : {};
+/** glibc's malloc settings as the unit sets them (`BENCH_MALLOC=` for glibc's defaults), for the floors too. */
+const MALLOC_NAMES = ['MALLOC_ARENA_MAX', 'MALLOC_MMAP_THRESHOLD_', 'MALLOC_TRIM_THRESHOLD_'];
+const MALLOC_ENV: Record<string, string> =
+  process.env.BENCH_MALLOC === ''
+    ? {}
+    : Object.fromEntries(MALLOC_NAMES.map((name) => [name, unitSetting(name).trim()]).filter(([, value]) => value));
+const MALLOC_TEXT =
+  Object.entries(MALLOC_ENV)
+    .map(([name, value]) => `${name}=${value}`)
+    .join(' ') || '(glibc defaults)';
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -207,9 +214,7 @@ async function cpuDuring(child: ChildProcess, load: () => Promise<unknown>): Pro
 
 async function main(): Promise<void> {
   const folder = temporaryFolder('sensorhub-bench-footprint-');
-  log(
-    `node options: ${NODE_OPTIONS || '(none)'}; MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX || '(glibc default)'}; load ${LOAD_SECONDS} s; ${STARTS} starts`,
-  );
+  log(`node options: ${NODE_OPTIONS || '(none)'}; malloc ${MALLOC_TEXT}; load ${LOAD_SECONDS} s; ${STARTS} starts`);
 
   // Floors first, on a quiet machine.
   const bareRss = await bareNodeRss();
@@ -339,7 +344,7 @@ async function mqttStored(url: string): Promise<number> {
 function record(table: string, loadLabel: string, failed: number): void {
   const file = join(ROOT, 'BENCHMARKS.md');
   const at = new Date().toISOString();
-  const settings = `Node ${process.version}, node options \`${NODE_OPTIONS || '(none)'}\`, MALLOC_ARENA_MAX ${MALLOC_ARENA_MAX || '(glibc default)'}; SQLite, dashboard, history and alerts on; ${SENSORS} sensors at 1 Hz for ${loadLabel} (${failed} failed); CPU over ${CPU_SECONDS} s of each load.`;
+  const settings = `Node ${process.version}, node options \`${NODE_OPTIONS || '(none)'}\`, malloc \`${MALLOC_TEXT}\`; SQLite, dashboard, history and alerts on; ${SENSORS} sensors at 1 Hz for ${loadLabel} (${failed} failed); CPU over ${CPU_SECONDS} s of each load.`;
   let text = readFileSync(file, 'utf8');
   const current = `### Footprint\n\n\`npm run bench:footprint\` (\`-- --hours 1\` for the hour-long figure). From "npm run bench:footprint — ${at}". ${settings}\n\n${table}\n\n`;
   const section = /### Footprint\n[\s\S]*?(?=\n### |\n# Log)/;
