@@ -304,7 +304,9 @@ describe.concurrent.each(storeKinds())('timelapses (%s)', (kind) => {
     const env = { PICTURE_SOURCE: camera.url, PICTURE_CACHE_MS: '0', TIMELAPSE_DIR: folder };
     try {
       const first = await startService(kind, { database, env });
-      const { metadata } = (await first.post('/timelapse/start', { frequency: 1, duration: 5, framerate: 3 })).body;
+      // Fifteen seconds: a loaded machine may take several to restart the service, and it must
+      // come back while the timelapse still runs.
+      const { metadata } = (await first.post('/timelapse/start', { frequency: 3, duration: 15, framerate: 3 })).body;
       await inRealTime(async () => ((await first.get('/timelapse/status')).body.metadata.frames >= 1 ? true : undefined), 'a frame');
       await first.close();
       const before = JSON.parse(readFileSync(join(folder, metadata.id, 'metadata.json'), 'utf8'));

@@ -38,9 +38,19 @@ describe.each(storeKinds())('actuator alerts from the bus (%s)', (kind) => {
 
   const newPump = async (fields: Record<string, unknown> = {}) => {
     const sensor_id = (await service.post('/sensors/', phSensorBody)).body.sensor_id as number;
-    const res = await service.post('/actuators', { ...PUMP, sensor_id, ...fields });
-    expect(res.status).toBe(200);
-    return (await service.store.actuators.get(res.body.actuator_id))!;
+    // The service's own watcher decides a new pump once (on PostgreSQL after a read): waited for,
+    // so that its decision cannot land between the ones a test publishes.
+    const decided = new Set<number>();
+    const unsubscribe = bus.subscribe('decision', ({ actuator }) => decided.add(actuator.actuator_id));
+    try {
+      const res = await service.post('/actuators', { ...PUMP, sensor_id, ...fields });
+      expect(res.status).toBe(200);
+      await eventually(() => decided.has(res.body.actuator_id), 'the first decision of the new pump');
+      await service.app.alertsSettled();
+      return (await service.store.actuators.get(res.body.actuator_id))!;
+    } finally {
+      unsubscribe();
+    }
   };
   const decide = async (actuator: Changes['decision']['actuator'], reason: string, conditionMet: boolean) => {
     bus.publish('decision', {
