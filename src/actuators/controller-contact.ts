@@ -1,5 +1,5 @@
 /**
- * When each pump controller was last heard from (API.md §14): every state read (the route and
+ * When each pump controller was last heard from (docs/api.md §14): every state read (the route and
  * the fast path in front of it) and every run report notes the time in memory — the actuator's
  * note updated in place, no store access, nothing allocated but on the first poll of a batch —
  * and the notes are written to the store in batches, at most
@@ -19,7 +19,7 @@ import type { Timers } from '../core/timers.js';
 import { controllerOfflineAt } from '../safety/index.js';
 import type { Store, StoredActuator } from '../store/index.js';
 
-/** `last_polled` is written at most this long after the poll (API.md §14: "to within 10 s"). */
+/** `last_polled` is written at most this long after the poll (docs/api.md §14: "to within 10 s"). */
 export const FLUSH_EVERY_MS = 10_000;
 
 export interface ControllerContactDeps {

@@ -1,5 +1,5 @@
 /**
- * Each polled actuator's decision (API.md §3.3, §14), kept with its JSON text for as long as it
+ * Each polled actuator's decision (docs/api.md §3.3, §14), kept with its JSON text for as long as it
  * holds, so that the polls between two changes answer without deciding again.
  *
  * A decision made on the inputs at an instant holds until those inputs change or time alone

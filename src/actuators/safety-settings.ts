@@ -17,7 +17,7 @@ type SafetySettings = Pick<
   | 'stock_low_ml'
 >;
 
-/** The dosing safety and volume settings of a new actuator, with the contract's defaults for those left out (API.md §14, §15). */
+/** The dosing safety and volume settings of a new actuator, with the contract's defaults for those left out (docs/api.md §14, §15). */
 export function safetyDefaults(actuator: ActuatorBase): SafetySettings {
   return {
     max_doses_per_hour: actuator.max_doses_per_hour ?? null,
@@ -35,7 +35,7 @@ export function safetyDefaults(actuator: ActuatorBase): SafetySettings {
 }
 
 /**
- * What the schema cannot say about volumes (API.md §15): a daily ml limit and a tracked stock
+ * What the schema cannot say about volumes (docs/api.md §15): a daily ml limit and a tracked stock
  * both count millilitres, which only a flow gives. Without one the limit would never hold and the
  * bottle would never empty, so the grower is told at once rather than trusting a count that does
  * not run. `loc` is where the actuator's fields are in the request.

@@ -122,7 +122,7 @@ export function actuatorService({ store, bus, now }: ServiceDeps, { decisions, c
     },
 
     /**
-     * What a controller polls (API.md §3.3, §14): the decision now and its JSON text, with the
+     * What a controller polls (docs/api.md §3.3, §14): the decision now and its JSON text, with the
      * read noted as the controller's contact (`last_polled`). At once, without a promise, when the
      * inputs are kept in memory: the fast path in front of the routes answers with it. Undefined
      * for an unknown actuator.
@@ -144,7 +144,7 @@ export function actuatorService({ store, bus, now }: ServiceDeps, { decisions, c
     /**
      * The controller's report that the pump ran (HTTP or MQTT): last_activated becomes now, and
      * the dose is recorded in the same transaction with the actuator's activation_duration, its
-     * sensor's newest reading and its volume at the flow of the moment (API.md §14, §15); the
+     * sensor's newest reading and its volume at the flow of the moment (docs/api.md §14, §15); the
      * volume is taken from the bottle's stock in that transaction too, with the actuator's row
      * locked, so that run reports through several instances at once each take theirs.
      */
@@ -174,7 +174,7 @@ export function actuatorService({ store, bus, now }: ServiceDeps, { decisions, c
       return view(done.actuator);
     },
 
-    /** The actuator's recorded doses, newest first (API.md §14). */
+    /** The actuator's recorded doses, newest first (docs/api.md §14). */
     async activations(actuatorId: number, query: ActivationListQuery): Promise<StoredActivation[]> {
       const window = windowOf({ start_time: query.start_time, end_time: query.end_time }, now());
       if (!(await store.actuators.get(actuatorId))) throw new NotFound(actuatorNotFound(actuatorId));
@@ -182,7 +182,7 @@ export function actuatorService({ store, bus, now }: ServiceDeps, { decisions, c
     },
 
     /**
-     * Ends a lockout (API.md §14): clears it and the count of unanswered doses, and records the
+     * Ends a lockout (docs/api.md §14): clears it and the count of unanswered doses, and records the
      * unlock for the journal. `unlockedBy` is who asked (null in open mode); it travels with the
      * change, for the alerts to record.
      */

@@ -4,7 +4,7 @@ import { type AlertNews, alertOf } from './alert-json.js';
 import { enqueueNotifications } from './outbox.js';
 
 /**
- * The alerts about an actuator (API.md §14, §15): `lockout`, `limit`, `controller_offline`, `stock_low`. They name
+ * The alerts about an actuator (docs/api.md §14, §15): `lockout`, `limit`, `controller_offline`, `stock_low`. They name
  * the actuator and no sensor; their prototype is the actuator's sensor's. At most one is active
  * per actuator and kind (the schema's partial index, across instances too). Each change is made
  * inside the caller's transaction with its webhook notifications; the caller publishes the news

@@ -16,11 +16,11 @@ export interface ActuatorWatchDeps extends ActuatorAlertDeps {
 const KINDS: AlertKind[] = ['limit', 'controller_offline'];
 const keyOf = (actuatorId: number, kind: AlertKind) => `${actuatorId} ${kind}`;
 
-/** Whether a decision shows a limit holding back a pump that would run now (API.md §14). */
+/** Whether a decision shows a limit holding back a pump that would run now (docs/api.md §14). */
 export const limitHolds = (state: Changes['decision']['state']): boolean => state.reason === 'limit' && state.conditionMet === true;
 
 /**
- * The actuator alerts that follow what the bus reports (API.md §14): `limit` (warning) while a
+ * The actuator alerts that follow what the bus reports (docs/api.md §14): `limit` (warning) while a
  * limit holds back a pump whose condition holds, from the decisions; `controller_offline`
  * (critical) from the controller changes, for an enabled actuator with a `controller_timeout`.
  * What is active is known here (read at start, followed through the alert events of every

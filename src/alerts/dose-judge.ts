@@ -33,7 +33,7 @@ interface Judged {
 }
 
 /**
- * Judges the actuator's doses not judged yet (API.md §14), oldest first, in one transaction with
+ * Judges the actuator's doses not judged yet (docs/api.md §14), oldest first, in one transaction with
  * its row locked (so instances take turns): each `answered` stored, the count of unanswered doses
  * in a row kept, and when it reaches `lockout_after` the actuator locked out (recorded for the
  * journal) and a `lockout` alert raised, at once.
@@ -90,7 +90,7 @@ async function judgeActuator(tx: Repositories, deps: DoseJudgeDeps, actuatorId: 
 }
 
 /**
- * Dose judging and lockout (API.md §14). The actuators with doses not judged yet are known here
+ * Dose judging and lockout (docs/api.md §14). The actuators with doses not judged yet are known here
  * (read at start, then from the run reports on the bus, from every instance); measurements of
  * their sensor committed by this instance judge them — once across instances, as the committing
  * instance alone does it. An unlock made here clears the lockout alert and records who unlocked.

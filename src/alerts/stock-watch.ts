@@ -16,7 +16,7 @@ export interface StockWatchDeps extends ActuatorAlertDeps {
 const stockLow = (actuator: Pick<StoredActuator, 'stock_ml' | 'stock_low_ml'>) => isStockLow(actuator.stock_ml, actuator.stock_low_ml);
 
 /**
- * The `stock_low` alert (API.md §15, a warning): active while an actuator's bottle holds
+ * The `stock_low` alert (docs/api.md §15, a warning): active while an actuator's bottle holds
  * `stock_low_ml` or less, whatever brought it there — a dose, a patch of the stock or of the
  * mark, a refill that was not enough; cleared once it holds more (a refill, usually), or when
  * stock is no longer tracked or the mark is removed. Its `value` is the stock when it was raised.

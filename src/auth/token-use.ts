@@ -1,5 +1,5 @@
 /**
- * When each device token was last used, to within a minute (API.md §6.1), without a write per
+ * When each device token was last used, to within a minute (docs/api.md §6.1), without a write per
  * request: a use is noted in memory at most once a minute per token, and the notes are written
  * in one batch every `flushEveryMs` (and on close). A list of tokens merges the notes not yet
  * written, so what it shows is never more than a minute behind on this instance.

@@ -5,7 +5,7 @@ import type { StoredActuator, StoredInterlock } from '../store/index.js';
 export type ActuatorWithInterlocks = StoredActuator & { interlocks: readonly StoredInterlock[] };
 
 /**
- * The actuator as the API answers it (API.md §3, §14): times as ISO text, the lockout as one
+ * The actuator as the API answers it (docs/api.md §3, §14): times as ISO text, the lockout as one
  * read-only object, `last_polled` as stored or as noted since (whichever is later: the caller
  * passes it in the row). The service's own bookkeeping (the count of unanswered doses) stays inside.
  */

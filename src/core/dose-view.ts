@@ -2,7 +2,7 @@ import type { ActivationRecord } from '../domain/actuator.js';
 import type { StoredActivation } from '../store/index.js';
 
 /**
- * A dose as the API answers it (API.md §14, §15), the same in `GET /actuators/{id}/activations`,
+ * A dose as the API answers it (docs/api.md §14, §15), the same in `GET /actuators/{id}/activations`,
  * the `dose` event and the MQTT doses topic: its time as ISO text, its volume (null without a
  * flow then).
  */

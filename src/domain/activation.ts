@@ -1,6 +1,6 @@
 /**
  * What a dosing decision reads and answers, and the condition of §3.3. The decision itself is
- * `decide` in safety/ (API.md §14): the one function that says whether a pump runs.
+ * `decide` in safety/ (docs/api.md §14): the one function that says whether a pump runs.
  */
 import type { ActivationCondition, ActuatorBase } from './actuator.js';
 

@@ -23,7 +23,7 @@ const actuatorFields = {
 const nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], { description });
 const Seconds = (description: string) => Type.Number({ minimum: 0, description });
 
-/** At most this many interlocks per actuator (API.md §14). */
+/** At most this many interlocks per actuator (docs/api.md §14). */
 export const MAX_INTERLOCKS = 8;
 
 /** An interlock as a client sends it: a bound left out is null. */
@@ -50,7 +50,7 @@ export type Interlock = Static<typeof Interlock>;
 const Positive = (description: string) => Type.Number({ exclusiveMinimum: 0, description });
 const NonNegative = (description: string) => Type.Number({ minimum: 0, description });
 
-/** A grower's volumes and bottle (API.md §15), optional on create and patch. */
+/** A grower's volumes and bottle (docs/api.md §15), optional on create and patch. */
 const volumeFields = {
   flow_ml_per_s: nullable(
     Positive("Millilitres the pump moves per second of run (> 0): a dose's volume is its duration × this. Null: unknown."),
@@ -69,7 +69,7 @@ const volumeFields = {
   stock_low_ml: nullable(NonNegative('At or under this stock_ml a stock_low alert (warning) is raised. Null: no warning.')),
 };
 
-/** The dosing safety settings (API.md §14), optional on create and patch. */
+/** The dosing safety settings (docs/api.md §14), optional on create and patch. */
 const safetyFields = {
   max_doses_per_hour: nullable(
     Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'At most this many doses in any rolling 60 minutes. Null: no limit.' }),
@@ -148,7 +148,7 @@ export const ActuatorActivation = Type.Object(
     status: Type.String({ description: 'Which rule decided, for a person: "OK" when the condition was evaluated.' }),
     reason: Type.String({
       description:
-        'Which rule decided, as a stable code (API.md §14), first match wins: disabled, paused, locked_out, no_measurement, ' +
+        'Which rule decided, as a stable code (docs/api.md §14), first match wins: disabled, paused, locked_out, no_measurement, ' +
         'restarted, stale, invalid, stuck, interlock, empty, waiting, zero_duration, limit, ok (then `activate` is the condition).',
       examples: ['ok', 'limit'],
     }),
@@ -160,7 +160,7 @@ export const ActuatorActivation = Type.Object(
 
 export const ActuatorIdParams = Type.Object({ actuator_id: Id() });
 
-/** A recorded dose (API.md §14). */
+/** A recorded dose (docs/api.md §14). */
 export const ActivationRecord = Type.Object(
   {
     activation_id: Id(),

@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { DateTimeInput, DateTimeOutput, Id } from './schema-common.js';
 
-/** A calibration holds 1 to 5 points (API.md §15). */
+/** A calibration holds 1 to 5 points (docs/api.md §15). */
 export const MAX_CALIBRATION_POINTS = 5;
 /** The longest calibration interval: ten years, so every due date stays far inside the years the store keeps. */
 export const MAX_CALIBRATION_INTERVAL_DAYS = 3650;

@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { DateTimeInput, DateTimeOutput, Id } from './schema-common.js';
 
-/** A note (API.md §15): 1 to 2000 characters, up to 8 tags of 1 to 32. */
+/** A note (docs/api.md §15): 1 to 2000 characters, up to 8 tags of 1 to 32. */
 export const NOTE_TEXT_MAX = 2000;
 export const MAX_NOTE_TAGS = 8;
 export const NOTE_TAG_MAX = 32;

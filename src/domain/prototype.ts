@@ -6,7 +6,7 @@ const prototypeFields = {
   prototype_name: Type.String({ minLength: 1, maxLength: 200 }),
 };
 
-/** What a client sends to rename a prototype (API.md §5). */
+/** What a client sends to rename a prototype (docs/api.md §5). */
 export const PrototypeRename = Type.Object({ prototype_name: prototypeFields.prototype_name }, { title: 'PrototypeRename' });
 export type PrototypeRename = Static<typeof PrototypeRename>;
 
@@ -43,7 +43,7 @@ export function prototypeView(stored: StoredPrototype, now: number): Prototype {
   };
 }
 
-/** The shortest and the longest pause (API.md §14): one second to a day. */
+/** The shortest and the longest pause (docs/api.md §14): one second to a day. */
 export const PAUSE_MIN_SECONDS = 1;
 export const PAUSE_MAX_SECONDS = 24 * 60 * 60;
 

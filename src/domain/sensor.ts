@@ -18,7 +18,7 @@ const sensorFields = {
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
-/** The settings that decide whether a reading can be trusted (API.md §14); each null by default. */
+/** The settings that decide whether a reading can be trusted (docs/api.md §14); each null by default. */
 const trustFields = {
   valid_min: nullable(
     Type.Number({ description: "Readings below it are invalid (stored, but never make a pump run). Null: the type's default." }),
@@ -37,12 +37,12 @@ const trustFields = {
   ),
 };
 
-/** What a grower calls the sensor (API.md §5), shown where "pH #4" was; null: no name. */
+/** What a grower calls the sensor (docs/api.md §5), shown where "pH #4" was; null: no name. */
 const nameFields = {
   sensor_name: nullable(Type.String({ minLength: 1, maxLength: 100, description: 'A name to show instead of "pH #4"; null: none.' })),
 };
 
-/** The calibration reminder (API.md §15): a setting the grower writes. */
+/** The calibration reminder (docs/api.md §15): a setting the grower writes. */
 const calibrationFields = {
   calibration_interval: nullable(
     Type.Number({
@@ -53,7 +53,7 @@ const calibrationFields = {
   ),
 };
 
-/** What the service keeps of the calibrations (API.md §15): read-only. */
+/** What the service keeps of the calibrations (docs/api.md §15): read-only. */
 const calibrationState = {
   calibrated_at: Type.Union([DateTimeOutput('When the newest accepted calibration was made.'), Type.Null()], {
     description: 'Null until a calibration is accepted.',

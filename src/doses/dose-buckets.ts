@@ -1,5 +1,5 @@
 /**
- * Dose totals per bucket (API.md §15): how many doses, how many seconds of run and how many
+ * Dose totals per bucket (docs/api.md §15): how many doses, how many seconds of run and how many
  * millilitres went in per UTC hour or day. As the history's buckets (§10, domain/bucket-sizes.ts),
  * they start on the clock's hours and UTC midnights and are answered whole: a bucket that overlaps
  * the window counts every dose it holds, and its start and end say which. A bucket without doses

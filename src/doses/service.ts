@@ -12,7 +12,7 @@ const PAGE = 5000;
 const actuatorNotFound = (id: number) => `Actuator ${id} not found`;
 
 /**
- * A grower's records of a pump (API.md §15): what its doses came to per hour or day, and the
+ * A grower's records of a pump (docs/api.md §15): what its doses came to per hour or day, and the
  * refills of its bottle. Each dose takes its volume from the stock where it is recorded
  * (actuators/service.ts `markActivated`).
  */

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 
 /**
- * The dashboard's Content-Security-Policy (API.md §13): its own files only, no inline script, no
+ * The dashboard's Content-Security-Policy (docs/api.md §13): its own files only, no inline script, no
  * other origin, never in a frame. Styles need no 'unsafe-inline': the build emits one stylesheet,
  * and Preact and uPlot set styles through the CSSOM (`element.style`), which CSP allows.
  * `blob:` is for the camera picture and timelapse videos the page fetches and shows; `data:` for

@@ -50,7 +50,7 @@ export function prototypeService({ store, bus, now }: ServiceDeps) {
       return answer;
     },
 
-    /** Renames the prototype (API.md §5). */
+    /** Renames the prototype (docs/api.md §5). */
     async rename(prototypeId: number, name: string): Promise<Prototype> {
       const renamed = await store.prototypes.rename(prototypeId, name);
       if (!renamed) throw new NotFound(prototypeNotFound(prototypeId));
@@ -60,7 +60,7 @@ export function prototypeService({ store, bus, now }: ServiceDeps) {
     },
 
     /**
-     * Pauses dosing on the prototype from now for `length` (API.md §14); a pause replaces the one
+     * Pauses dosing on the prototype from now for `length` (docs/api.md §14); a pause replaces the one
      * before it. The decision of its actuators follows from `paused_until`. Recorded for the
      * journal with who asked (`by`, null in open mode).
      */

@@ -45,7 +45,7 @@ async function clear(tx: Repositories, sensorId: number, at: number, webhookUrls
 }
 
 /**
- * The calibration_due alerts (API.md §15): one alarm per sensor with a `calibration_due`, at that
+ * The calibration_due alerts (docs/api.md §15): one alarm per sensor with a `calibration_due`, at that
  * instant (no sweep over the sensors); when it rings the sensor's warning is raised, dated at
  * the due instant. A sensor change that moves the due instant ahead, or turns the reminder off —
  * an accepted calibration, a longer or no interval — clears it. What is due and what is active is

@@ -1,6 +1,6 @@
 import type { CalibrationPoint } from '../domain/calibration.js';
 
-/** Two points or more are accepted when the slope lies within these bounds, both included (API.md §15). */
+/** Two points or more are accepted when the slope lies within these bounds, both included (docs/api.md §15). */
 export const ACCEPTED_SLOPE = { min: 0.9, max: 1.1 } as const;
 /** How far past a bound the arithmetic of the fit may land and still count as on it (1.1 is not exact in binary). */
 const SLOPE_TOLERANCE = 1e-9;

@@ -14,7 +14,7 @@ const PROBLEMS: Record<FitProblem, string> = {
 };
 
 /**
- * Calibrations (API.md §15): recorded with the line fitted through their points; an accepted one
+ * Calibrations (docs/api.md §15): recorded with the line fitted through their points; an accepted one
  * newer than the sensor's last moves its `calibrated_at` and when the next is due, in the same
  * transaction, and the sensor is published changed (the calibration_due alert follows it). The
  * service stores and reminds: readings are never rewritten.

@@ -28,7 +28,7 @@ export interface RecordsDeps {
 }
 
 /**
- * A grower's records (API.md §15, calibrations and journal): the calibrations of the sensors and
+ * A grower's records (docs/api.md §15, calibrations and journal): the calibrations of the sensors and
  * their calibration_due alerts, the notes of the prototypes and the journal that merges them
  * with what the dosing safety recorded. The alerts start with the app and stop before the store
  * closes.

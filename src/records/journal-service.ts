@@ -35,7 +35,7 @@ function cursorOf(text: string | undefined): JournalCursor | undefined {
 }
 
 /**
- * A prototype's journal (API.md §15): its notes merged with the doses, calibrations, lockouts,
+ * A prototype's journal (docs/api.md §15): its notes merged with the doses, calibrations, lockouts,
  * unlocks, pauses and resumes recorded for it, newest first (see journal-sources.ts), as JSON
  * pages or as one CSV file.
  */

@@ -63,7 +63,7 @@ const notes: JournalSource = {
   },
 };
 
-/** The doses of the actuators on the prototype's sensors (API.md §14). */
+/** The doses of the actuators on the prototype's sensors (docs/api.md §14). */
 const doses: JournalSource = {
   types: ['dose'],
   detailKeys: ['duration', 'volume_ml', 'value_before', 'answered'],
@@ -83,7 +83,7 @@ const doses: JournalSource = {
   },
 };
 
-/** The calibrations of the prototype's sensors (API.md §15). */
+/** The calibrations of the prototype's sensors (docs/api.md §15). */
 const calibrations: JournalSource = {
   types: ['calibration'],
   detailKeys: ['slope', 'offset', 'accepted', 'points'],
@@ -106,7 +106,7 @@ const calibrations: JournalSource = {
 
 const SAFETY_TYPES = ['lockout', 'unlock', 'pause', 'resume'] as const;
 
-/** Lockouts and unlocks of the prototype's actuators, pauses and resumes of the prototype (API.md §14). */
+/** Lockouts and unlocks of the prototype's actuators, pauses and resumes of the prototype (docs/api.md §14). */
 const safetyEvents: JournalSource = {
   types: SAFETY_TYPES,
   detailKeys: ['until'],
@@ -131,7 +131,7 @@ const safetyEvents: JournalSource = {
   },
 };
 
-/** The refills of the bottles of the prototype's actuators (API.md §15): what the bottle held after. */
+/** The refills of the bottles of the prototype's actuators (docs/api.md §15): what the bottle held after. */
 const refills: JournalSource = {
   types: ['refill'],
   detailKeys: ['stock_ml'],

@@ -24,7 +24,7 @@ function normalTags(tags: readonly string[], issues: ValidationIssue[]): string[
 }
 
 /**
- * The notes of the prototypes' journals (API.md §15): written, changed and deleted in one
+ * The notes of the prototypes' journals (docs/api.md §15): written, changed and deleted in one
  * transaction each, then published (`note`). Any user who may modify may change or delete any
  * note; its author stays the one who wrote it.
  */

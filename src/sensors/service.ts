@@ -13,7 +13,7 @@ function thresholdsOutOfOrder(loc: (string | number)[]): InvalidInput {
   return new InvalidInput({ loc, msg: 'Thresholds must satisfy critically_low ≤ low ≤ high ≤ critically_high', type: 'thresholds_order' });
 }
 
-/** valid_min > valid_max would make every reading invalid (API.md §14). */
+/** valid_min > valid_max would make every reading invalid (docs/api.md §14). */
 const validRangeCrossed = (s: Pick<SensorBase, 'valid_min' | 'valid_max'>) =>
   s.valid_min !== undefined && s.valid_min !== null && s.valid_max !== undefined && s.valid_max !== null && s.valid_min > s.valid_max;
 

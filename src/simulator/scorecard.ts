@@ -17,7 +17,7 @@ export interface Scorecard {
   truePhMax: number | null;
   /** Most run time in any rolling 24 h (s). */
   maxSecondsIn24h: number;
-  /** When the decision first said so (the reasons of API.md §14). */
+  /** When the decision first said so (the reasons of docs/api.md §14). */
   lockoutAt: number | null;
   interlockAt: number | null;
   limitAt: number | null;

@@ -81,7 +81,7 @@ export interface ActuatorInterlockTable {
   block_above: number | null;
 }
 
-/** One dose: a run the controller reported (API.md §14). */
+/** One dose: a run the controller reported (docs/api.md §14). */
 export interface ActivationTable {
   activation_id: Generated<number>;
   actuator_id: number;
@@ -96,7 +96,7 @@ export interface ActivationTable {
   volume_ml: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
-/** A refill of an actuator's bottle (API.md §15): the stock it was set to, when and by whom. */
+/** A refill of an actuator's bottle (docs/api.md §15): the stock it was set to, when and by whom. */
 export interface RefillTable {
   refill_id: Generated<number>;
   actuator_id: number;
@@ -107,7 +107,7 @@ export interface RefillTable {
   author: string | null;
 }
 
-/** One calibration of a sensor's probe (API.md §15); its points as JSON text. */
+/** One calibration of a sensor's probe (docs/api.md §15); its points as JSON text. */
 export interface CalibrationTable {
   calibration_id: Generated<number>;
   sensor_id: number;
@@ -120,7 +120,7 @@ export interface CalibrationTable {
   author: string | null;
 }
 
-/** One note of a prototype's journal (API.md §15); its tags have a table of their own. */
+/** One note of a prototype's journal (docs/api.md §15); its tags have a table of their own. */
 export interface NoteTable {
   note_id: Generated<number>;
   prototype_id: number;

@@ -4,7 +4,7 @@ import type { Logger } from '../core/logger.js';
 export type Actor = string | null;
 
 /**
- * One `audit` line in the structured log per change of users, tokens or sessions (API.md §6.1):
+ * One `audit` line in the structured log per change of users, tokens or sessions (docs/api.md §6.1):
  * who, what, on what, when. Callers pass names and ids only: never a password, hash or token.
  */
 export function audit(log: Logger, now: () => number, actor: Actor, action: string, target: Record<string, string | number | null>): void {

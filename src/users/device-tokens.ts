@@ -4,7 +4,7 @@ import type { Store, StoredDeviceToken } from '../store/index.js';
 const DAY_MS = 24 * 3600_000;
 
 /**
- * A device token for the user (API.md §6.1), for the HTTP API and the users command line alike:
+ * A device token for the user (docs/api.md §6.1), for the HTTP API and the users command line alike:
  * a row that lists and revokes it, and the signed token that names the row. The token carries
  * the user's permissions at this moment; it is returned here once and never stored.
  */

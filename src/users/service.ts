@@ -147,7 +147,7 @@ export function userService({ store, bus, now, log }: ServiceDeps, auth: Auth, a
       return (await store.users.list()).map(userView);
     },
 
-    /** Creates a user with the permissions given (API.md §6.1). 409 when the username is taken. */
+    /** Creates a user with the permissions given (docs/api.md §6.1). 409 when the username is taken. */
     async add(
       principal: Principal | undefined,
       body: { username: string; password: string; permissions: number | string[] },

@@ -12,7 +12,7 @@ const pump = {
   activation_period: 60,
   activation_duration: 3,
 };
-/** What every actuator answers about dosing safety and volumes while none of it was set (API.md §14, §15). */
+/** What every actuator answers about dosing safety and volumes while none of it was set (docs/api.md §14, §15). */
 const actuatorSafetyDefaults = {
   max_doses_per_hour: null,
   max_seconds_per_day: null,

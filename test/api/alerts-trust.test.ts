@@ -3,7 +3,7 @@ import type { Alert } from '../../src/domain/alert.js';
 import { liveService } from '../helpers/sse.js';
 import { storeKinds } from '../helpers/stores.js';
 
-/** Invalid and stuck sensors (API.md §14): their levels and alerts, on both stores. */
+/** Invalid and stuck sensors (docs/api.md §14): their levels and alerts, on both stores. */
 const NOW = Date.UTC(2026, 10, 22, 12);
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;

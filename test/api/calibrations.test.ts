@@ -7,7 +7,7 @@ import { startService, type TestService } from '../helpers/service.js';
 import { openStream } from '../helpers/sse.js';
 import { dbOf, type ScratchDatabase, scratchDatabase, storeKinds } from '../helpers/stores.js';
 
-/** Calibrations and the calibration reminder (API.md §15) through HTTP, on both stores. */
+/** Calibrations and the calibration reminder (docs/api.md §15) through HTTP, on both stores. */
 const NOW = Date.UTC(2026, 10, 22, 12);
 const DAY = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -7,7 +7,7 @@ import { openStream } from '../helpers/sse.js';
 import { scratchDatabase, storeKinds } from '../helpers/stores.js';
 import { tokenFor } from '../helpers/tokens.js';
 
-/** Dose judging and lockout (API.md §14) through HTTP, on both stores. */
+/** Dose judging and lockout (docs/api.md §14) through HTTP, on both stores. */
 const NOW = Date.UTC(2026, 10, 22, 12);
 const SECOND = 1000;
 const iso = (ms: number) => new Date(ms).toISOString();

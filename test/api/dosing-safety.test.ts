@@ -5,7 +5,7 @@ import { phSensorBody, temperatureSensorBody } from '../helpers/bodies.js';
 import { tokenFor } from '../helpers/tokens.js';
 import { type Changes, changeBus } from '../../src/core/bus.js';
 
-/** The dosing safety data and the API around it (API.md §14), on both stores, over HTTP. */
+/** The dosing safety data and the API around it (docs/api.md §14), on both stores, over HTTP. */
 const NOW = Date.UTC(2026, 10, 22, 12);
 const iso = (ms: number) => new Date(ms).toISOString();
 const pump = {

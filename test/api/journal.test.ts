@@ -3,7 +3,7 @@ import { phSensorBody } from '../helpers/bodies.js';
 import { startService, type TestService } from '../helpers/service.js';
 import { storeKinds } from '../helpers/stores.js';
 
-/** A prototype's journal (API.md §15) through HTTP, on both stores. */
+/** A prototype's journal (docs/api.md §15) through HTTP, on both stores. */
 const NOW = Date.UTC(2026, 10, 22, 12);
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;

@@ -5,7 +5,7 @@ import { startService, type TestService } from '../helpers/service.js';
 import { openStream } from '../helpers/sse.js';
 import { dbOf, storeKinds } from '../helpers/stores.js';
 
-/** Notes of a prototype's journal (API.md §15) through HTTP, on both stores. */
+/** Notes of a prototype's journal (docs/api.md §15) through HTTP, on both stores. */
 const NOW = Date.UTC(2026, 10, 22, 12);
 const MINUTE = 60_000;
 const iso = (ms: number) => new Date(ms).toISOString();

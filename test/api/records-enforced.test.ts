@@ -4,7 +4,7 @@ import { startService, type TestService } from '../helpers/service.js';
 import { storeKinds } from '../helpers/stores.js';
 import { tokenFor } from '../helpers/tokens.js';
 
-/** Calibrations, notes and the journal (API.md §15) in AUTH_MODE=enforced: reads need 2, writes 4, and writers are named. */
+/** Calibrations, notes and the journal (docs/api.md §15) in AUTH_MODE=enforced: reads need 2, writes 4, and writers are named. */
 describe.each(storeKinds())('records in AUTH_MODE=enforced (%s)', (kind) => {
   let service: TestService;
   let editor: string;

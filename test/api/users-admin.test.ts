@@ -12,7 +12,7 @@ const form = (fields: Record<string, string>) => ({
 const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString());
 const HOUR = 3600_000;
 
-/** Users, device tokens and sessions over HTTP (API.md §6.1), AUTH_MODE=enforced. */
+/** Users, device tokens and sessions over HTTP (docs/api.md §6.1), AUTH_MODE=enforced. */
 describe.each(storeKinds())('users, device tokens and sessions (%s)', (kind) => {
   let service: TestService;
   const logLines: string[] = [];

@@ -7,7 +7,7 @@ import { startService, type TestService } from '../helpers/service.js';
 import { scratchDatabase, storeKinds } from '../helpers/stores.js';
 import { tokenFor } from '../helpers/tokens.js';
 
-/** Volumes, the daily ml limit, dose totals, the bottle's stock and its refills (API.md §15), on both stores, over HTTP. */
+/** Volumes, the daily ml limit, dose totals, the bottle's stock and its refills (docs/api.md §15), on both stores, over HTTP. */
 const NOW = Date.UTC(2026, 10, 22, 12);
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;

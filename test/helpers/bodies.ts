@@ -20,7 +20,7 @@ export const temperatureSensorBody = {
   threshold_critically_high: 40,
 };
 
-/** The dosing safety and volume columns of a stored actuator as a new one has them (API.md §14, §15): for fixtures built by hand. */
+/** The dosing safety and volume columns of a stored actuator as a new one has them (docs/api.md §14, §15): for fixtures built by hand. */
 export const storedActuatorSafety = {
   max_doses_per_hour: null,
   max_seconds_per_day: null,
@@ -38,7 +38,7 @@ export const storedActuatorSafety = {
   last_polled: null,
 };
 
-/** A sensor's trust settings (API.md §14), name (§5) and calibration reminder (§15) as a new one has them: for fixtures built by hand. */
+/** A sensor's trust settings (docs/api.md §14), name (§5) and calibration reminder (§15) as a new one has them: for fixtures built by hand. */
 export const sensorTrustDefaults = {
   sensor_name: null,
   valid_min: null,

@@ -4,7 +4,7 @@ import { startService, type TestService } from '../helpers/service.js';
 import { storeKinds } from '../helpers/stores.js';
 
 /**
- * Each dose on `<prefix>/actuators/<id>/doses` (API.md §15), through a real Mosquitto: a run
+ * Each dose on `<prefix>/actuators/<id>/doses` (docs/api.md §15), through a real Mosquitto: a run
  * reported by a controller over MQTT or over HTTP is published once, not retained, as
  * `GET /actuators/{id}/activations` answers it, with the volume taken from the bottle.
  */

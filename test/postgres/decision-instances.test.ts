@@ -5,7 +5,7 @@ import { startService, type TestService } from '../helpers/service.js';
 import { type ScratchDatabase, scratchDatabase } from '../helpers/stores.js';
 
 /**
- * Two instances on one PostgreSQL database decide as one (API.md §14): what is committed through
+ * Two instances on one PostgreSQL database decide as one (docs/api.md §14): what is committed through
  * one — a reading, a dose, a lockout — reaches the decision answered by the other, relayed.
  */
 describe.runIf(process.env.TEST_DATABASE_URL)('the dosing decision across instances on PostgreSQL', () => {

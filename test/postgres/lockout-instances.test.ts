@@ -5,7 +5,7 @@ import { eventually } from '../helpers/eventually.js';
 import { requestJson, type ServiceProcess, spawnService } from '../helpers/process.js';
 import { bareConnection, type ScratchDatabase, scratchDatabase } from '../helpers/stores.js';
 
-/** Dose judging and lockout with two service processes on one PostgreSQL database (API.md §14). */
+/** Dose judging and lockout with two service processes on one PostgreSQL database (docs/api.md §14). */
 describe.runIf(process.env.TEST_DATABASE_URL)('lockout with several service processes', () => {
   let database: ScratchDatabase;
   let a: ServiceProcess;

@@ -4,7 +4,7 @@ import { startService, type TestService } from '../helpers/service.js';
 import { type ScratchDatabase, scratchDatabase } from '../helpers/stores.js';
 
 /**
- * Two instances on one PostgreSQL database take each dose from one bottle (API.md §15): run
+ * Two instances on one PostgreSQL database take each dose from one bottle (docs/api.md §15): run
  * reports arriving through both at once each take their volume in the transaction that records
  * the dose, so none is lost and the stock never goes below 0; the stock_low alert is raised once,
  * and both instances answer `empty` once the bottle is.

@@ -24,7 +24,7 @@ function loaded(logFile: string, names: string[]): string[] {
   return names.filter((name) => urls.includes(`/node_modules/${name}/`));
 }
 
-// What a small board keeps in memory (API.md §16): the optional parts load only when used.
+// What a small board keeps in memory (docs/api.md §16): the optional parts load only when used.
 describe('optional parts of the service', { timeout: 120_000 }, () => {
   const root = mkdtempSync(join(tmpdir(), 'sensorhub-lazy-'));
   afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -9,7 +9,7 @@ import { storeKinds } from '../helpers/stores.js';
 import { type WebhookReceiver, webhookReceiver } from '../helpers/webhook-receiver.js';
 
 /**
- * The limit and controller_offline alerts (API.md §14), driven by the decision and controller
+ * The limit and controller_offline alerts (docs/api.md §14), driven by the decision and controller
  * changes published on the service's bus, as the decision watcher and controller timer publish them.
  */
 const NOW = Date.UTC(2026, 10, 22, 12);

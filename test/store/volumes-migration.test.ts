@@ -7,7 +7,7 @@ import { bareConnection, scratchDatabase, storeKinds } from '../helpers/stores.j
 const AT = Date.UTC(2026, 10, 22, 12);
 
 /**
- * Migration 035 (API.md §15): pumps and doses stored before it read as "no flow, no limit, stock
+ * Migration 035 (docs/api.md §15): pumps and doses stored before it read as "no flow, no limit, stock
  * not tracked, no warning" and "volume unknown", and keep working.
  */
 describe.each(storeKinds())('the volumes migration (%s)', (kind) => {

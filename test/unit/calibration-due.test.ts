@@ -5,7 +5,7 @@ const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 10, 22, 12);
 const none = { intervalDays: null, due: null };
 
-describe('calibrationDue (API.md §15)', () => {
+describe('calibrationDue (docs/api.md §15)', () => {
   it('no interval: no due date, calibrated or not', () => {
     expect(calibrationDue(null, null, none, NOW)).toBeNull();
     expect(calibrationDue(null, NOW - DAY, { intervalDays: 30, due: NOW + 29 * DAY }, NOW)).toBeNull();

@@ -3,7 +3,7 @@ import { ACCEPTED_SLOPE, fitCalibration } from '../../src/records/calibration-fi
 
 const points = (...pairs: [reference: number, reading: number][]) => pairs.map(([reference, reading]) => ({ reference, reading }));
 
-describe('fitCalibration (API.md §15)', () => {
+describe('fitCalibration (docs/api.md §15)', () => {
   it('one point: an offset calibration, slope 1, offset reading − reference, accepted whatever the offset', () => {
     expect(fitCalibration(points([7, 7.25]))).toEqual({ slope: 1, offset: 0.25, accepted: true });
     expect(fitCalibration(points([4, 1]))).toEqual({ slope: 1, offset: -3, accepted: true });

@@ -35,7 +35,7 @@ const store = {} as JournalStore;
 const all = (sources: JournalSource[]) => ({ types: new Set(sources.flatMap((s) => s.types)) });
 const keys = (records: JournalRecord[]) => records.map((r) => `${r.type}${r.id}@${r.at}`);
 
-describe('the journal: sources merged (API.md §15)', () => {
+describe('the journal: sources merged (docs/api.md §15)', () => {
   const notes = fakeSource(
     'note',
     [

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { decide, doseVolume, isStockLow, stockAfterDose, toMicrolitre, type DecisionInput } from '../../src/safety/index.js';
 import { inputWith } from '../helpers/safety-input.js';
 
-/** Volumes and the bottle (API.md §15): what a dose takes, what is left, when it is low. */
+/** Volumes and the bottle (docs/api.md §15): what a dose takes, what is left, when it is low. */
 describe('doseVolume: run time × flow, at the moment of the dose', () => {
   it('multiplies the duration by the flow', () => {
     expect(doseVolume(5, 2)).toBe(10);

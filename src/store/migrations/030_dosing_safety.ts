@@ -2,7 +2,7 @@ import { type ColumnDefinitionBuilder, type Kysely, type Migration, sql } from '
 import type { SchemaTypes } from '../dialect.js';
 
 /**
- * Dosing safety (API.md §14): the actuators' dose limits, response judging and lockout state,
+ * Dosing safety (docs/api.md §14): the actuators' dose limits, response judging and lockout state,
  * the sensors' trust settings, the prototypes' pause, each actuator's interlocks and the record
  * of its doses. Every new column is null or has a default, so existing rows read as "no limit,
  * not locked, not paused" — except `lockout_after`, which existing pumps take at its default 20

@@ -18,7 +18,7 @@ const KINDS = [
 const KIND_LIST = sql.raw(KINDS.map((k) => `'${k}'`).join(', '));
 
 /**
- * Alerts about something other than a sensor (API.md §11, §16): `sensor_id` may be null, an
+ * Alerts about something other than a sensor (docs/api.md §11, §16): `sensor_id` may be null, an
  * alert may name an actuator instead (`actuator_id`, gone with its actuator), or nothing at all
  * (the service's own alerts: a failed backup). The kinds are checked by the schema. "At most one
  * active alert per subject and kind" holds for each kind of subject through its own partial index.

@@ -2,7 +2,7 @@ import { type Kysely, type Migration, sql } from 'kysely';
 import type { SchemaTypes } from '../dialect.js';
 
 /**
- * When a controller last read its actuator's state or reported a run (API.md §14 `last_polled`):
+ * When a controller last read its actuator's state or reported a run (docs/api.md §14 `last_polled`):
  * noted in memory on every poll and written here in batches, so that another instance, and this
  * one after a restart, can read it back. Existing actuators read null: never polled.
  */

@@ -2,7 +2,7 @@ import { type Kysely, type Migration, sql } from 'kysely';
 import type { SchemaTypes } from '../dialect.js';
 
 /**
- * Device tokens and sessions (API.md §6.1). A device token is a row here, so that one alone can be
+ * Device tokens and sessions (docs/api.md §6.1). A device token is a row here, so that one alone can be
  * listed and revoked (the token carries its `token_id`); its secret is never stored. A logout
  * moves the user's `session_generation` on, which ends the tokens obtained with a password and
  * leaves the device tokens alone; `token_generation` still revokes every token (the users

@@ -1,6 +1,6 @@
 import { type Kysely, type Migration, sql } from 'kysely';
 
-/** A sensor's optional name (API.md §5), like an actuator's: null until a grower gives one. */
+/** A sensor's optional name (docs/api.md §5), like an actuator's: null until a grower gives one. */
 export function sensorNamesMigration(): Migration {
   return {
     async up(db: Kysely<unknown>) {

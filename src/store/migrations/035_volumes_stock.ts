@@ -4,7 +4,7 @@ import type { SchemaTypes } from '../dialect.js';
 const ACTUATOR_COLUMNS = ['flow_ml_per_s', 'max_ml_per_day', 'stock_ml', 'stock_low_ml'] as const;
 
 /**
- * A grower's volumes and bottles (API.md §15): each actuator's pump flow, daily volume limit,
+ * A grower's volumes and bottles (docs/api.md §15): each actuator's pump flow, daily volume limit,
  * bottle stock and low-stock mark (null: unknown, no limit, not tracked, no warning — what existing
  * pumps read); each dose's volume, worked out from the flow when the dose is recorded so that a
  * later flow change leaves the history as it was (existing doses read null: no flow then); and

@@ -2,7 +2,7 @@ import { type Kysely, type Migration, sql } from 'kysely';
 import type { SchemaTypes } from '../dialect.js';
 
 /**
- * A grower's records (API.md §15): calibrations of the sensors with each sensor's reminder
+ * A grower's records (docs/api.md §15): calibrations of the sensors with each sensor's reminder
  * (`calibration_interval`, and the service's `calibrated_at` and `calibration_due`), the notes of
  * each prototype's journal with their tags, and `safety_events`, the history of lockouts, unlocks,
  * pauses and resumes, which the actuators and prototypes kept only as their current state. Each

@@ -16,7 +16,7 @@ export type NewActivation = Omit<StoredActivation, 'activation_id' | 'answered'>
 /** What a dose adds to the totals of its bucket. */
 export type DoseAmountRow = Pick<StoredActivation, 'activation_id' | 'activated_at' | 'duration' | 'volume_ml'>;
 
-/** The doses of each actuator (API.md §14): one row per run the controller reported. */
+/** The doses of each actuator (docs/api.md §14): one row per run the controller reported. */
 export function activationRepository(db: Kysely<Database>, dialect: Dialect) {
   return {
     async record(dose: NewActivation): Promise<StoredActivation> {

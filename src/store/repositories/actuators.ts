@@ -99,7 +99,7 @@ export function actuatorRepository(db: Kysely<Database>, dialect: Dialect) {
     },
 
     /**
-     * Locks the actuator out (API.md §14) unless it already is: a second lockout keeps the first
+     * Locks the actuator out (docs/api.md §14) unless it already is: a second lockout keeps the first
      * one's time and reason. Answers the actuator when this call locked it, else undefined.
      */
     async lockOut(actuatorId: number, since: number, reason: string): Promise<StoredActuator | undefined> {

@@ -11,7 +11,7 @@ const toCalibration = (row: Selectable<CalibrationTable>): StoredCalibration => 
   accepted: Boolean(row.accepted),
 });
 
-/** The calibrations of the sensors' probes (API.md §15). */
+/** The calibrations of the sensors' probes (docs/api.md §15). */
 export function calibrationRepository(db: Kysely<Database>, dialect: Dialect) {
   return {
     async record(calibration: Omit<StoredCalibration, 'calibration_id'>): Promise<StoredCalibration> {

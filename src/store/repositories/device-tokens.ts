@@ -15,7 +15,7 @@ const toToken = (row: StoredDeviceToken): StoredDeviceToken => ({
   user_id: Number(row.user_id),
 });
 
-/** Device tokens (API.md §6.1): what lists and revokes them one by one; never their secret. */
+/** Device tokens (docs/api.md §6.1): what lists and revokes them one by one; never their secret. */
 export function deviceTokenRepository(db: Kysely<Database>, dialect: Dialect) {
   return {
     async create(token: NewDeviceToken): Promise<StoredDeviceToken> {

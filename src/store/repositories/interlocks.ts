@@ -3,7 +3,7 @@ import type { Database, StoredInterlock } from '../database.js';
 
 const COLUMNS = ['sensor_id', 'block_below', 'block_above'] as const;
 
-/** Each actuator's interlocks (API.md §14), kept in the order the client gave them. */
+/** Each actuator's interlocks (docs/api.md §14), kept in the order the client gave them. */
 export function interlockRepository(db: Kysely<Database>) {
   return {
     /** The actuator's interlocks, in its order ([] when it has none). */

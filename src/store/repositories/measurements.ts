@@ -45,7 +45,7 @@ export function measurementRepository(db: Kysely<Database>, dialect: Dialect) {
 
     /**
      * The newest reading and the run of exactly equal values at the newest end of the sensor's
-     * readings (API.md §14 `stuck`): how many it holds, counted up to `cap`, and when the oldest
+     * readings (docs/api.md §14 `stuck`): how many it holds, counted up to `cap`, and when the oldest
      * of them was taken. Null without readings. Reads the newest reading, the newest one with
      * another value, and the first of the run after it: three index walks, however long the run.
      */
@@ -77,7 +77,7 @@ export function measurementRepository(db: Kysely<Database>, dialect: Dialect) {
     },
 
     /**
-     * The run of exactly equal values at the newest end of a sensor's readings (API.md §14, stuck):
+     * The run of exactly equal values at the newest end of a sensor's readings (docs/api.md §14, stuck):
      * how many it holds, counted up to 3 (all the stuck rule needs), and when its oldest was taken.
      * Null when the sensor has no reading. Reads three rows and, for a run of three, two more.
      */

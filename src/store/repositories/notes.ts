@@ -12,7 +12,7 @@ export interface NoteFilter {
   tag?: string;
 }
 
-/** The notes of the prototypes' journals (API.md §15), each with its tags in order. */
+/** The notes of the prototypes' journals (docs/api.md §15), each with its tags in order. */
 export function noteRepository(db: Kysely<Database>, dialect: Dialect) {
   /** The tags of these notes, each list in its order. */
   async function tagsOf(noteIds: readonly number[]): Promise<Map<number, string[]>> {

@@ -9,7 +9,7 @@ import { paged } from './record-page.js';
 export type NewRefill = Omit<StoredRefill, 'refill_id'>;
 
 /**
- * The refills of each actuator's bottle (API.md §15): one row per `POST /actuators/{id}/refill`,
+ * The refills of each actuator's bottle (docs/api.md §15): one row per `POST /actuators/{id}/refill`,
  * gone with the actuator. The reads answer newest first (ties: the later recorded), within a
  * window ([start, end), or up to an inclusive end), at most `limit` rows when given.
  */

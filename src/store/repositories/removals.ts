@@ -61,7 +61,7 @@ export function removals(db: Kysely<Database>, dialect: Dialect) {
   /**
    * Deletes what hangs below these sensors: answers the actuators it removed, by id, and those
    * it disabled, which keep running on other sensors but used one of these as an interlock
-   * (API.md §14: no pump keeps running without its interlock).
+   * (docs/api.md §14: no pump keeps running without its interlock).
    */
   async function removeBelow(sensorIds: number[]): Promise<Pick<Extract<Removal, { status: 'removed' }>, 'actuatorIds' | 'disabled'>> {
     if (sensorIds.length === 0) return { actuatorIds: [], disabled: [] };
