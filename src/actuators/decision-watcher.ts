@@ -4,6 +4,7 @@ import type { Timers } from '../core/timers.js';
 import { decide, type Decision, type DecisionInput, nextDecisionChange } from '../safety/index.js';
 import type { MaybePromise, Store, StoredActuator } from '../store/index.js';
 import type { DecisionInputs } from './decision-inputs.js';
+import { isPromise } from '../core/maybe-promise.js';
 
 export interface DecisionWatcherDeps {
   store: Pick<Store, 'actuators'>;
@@ -38,8 +39,6 @@ const sameState = (a: Decision, b: Decision) =>
   a.duration === b.duration &&
   a.period === b.period &&
   (a.reason !== 'limit' || a.conditionMet === b.conditionMet);
-
-const isPromise = <T>(value: MaybePromise<T>): value is Promise<T> => typeof (value as Promise<T>)?.then === 'function';
 
 /**
  * Keeps every actuator's decision (§3.3, §14, the one `decide`) and publishes `decision`

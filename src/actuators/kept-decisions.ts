@@ -19,6 +19,7 @@ import { activationJson } from '../core/json-text.js';
 import { decide, type Decision, nextDecisionChange } from '../safety/index.js';
 import type { MaybePromise } from '../store/index.js';
 import type { DecisionInputs } from './decision-inputs.js';
+import { isPromise } from '../core/maybe-promise.js';
 
 /** A decision and the JSON text the state read answers with (`ActuatorActivation`). */
 export interface KeptDecision {
@@ -38,8 +39,6 @@ export interface KeptDecisionsDeps {
   inputs: Pick<DecisionInputs, 'input' | 'epoch' | 'onChange'>;
   now: () => number;
 }
-
-const isPromise = <T>(value: MaybePromise<T>): value is Promise<T> => typeof (value as Promise<T>)?.then === 'function';
 
 const answerOf = (decision: Decision): KeptDecision => ({ decision, json: activationJson(decision) });
 

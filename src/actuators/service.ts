@@ -10,14 +10,13 @@ import { type Decision, doseVolume, stockAfterDose } from '../safety/index.js';
 import type { MaybePromise } from '../store/index.js';
 import type { KeptDecision, KeptDecisions } from './kept-decisions.js';
 import type { ControllerContact } from './controller-contact.js';
+import { isPromise } from '../core/maybe-promise.js';
 
 /** The decisions (made on the inputs kept in memory, kept while they hold) and where controller contacts are noted. */
 export interface ActuatorSafetyDeps {
   decisions: Pick<KeptDecisions, 'of'>;
   contact: Pick<ControllerContact, 'heardFrom' | 'withLastPolled'>;
 }
-
-const isPromise = <T>(value: MaybePromise<T>): value is Promise<T> => typeof (value as Promise<T>)?.then === 'function';
 
 /** Every setting a patch may change; last_activated is the controller's own (`markActivated`). */
 const PATCHABLE = Object.keys(ActuatorBase.properties) as (keyof ActuatorBase)[];

@@ -4,6 +4,7 @@ import { MAX_ID } from '../domain/schema-common.js';
 import type { MaybePromise, PolledReads } from '../store/index.js';
 import { measurementJson } from '../core/json-text.js';
 import type { RequestObserver } from './metrics.js';
+import { isPromise } from '../core/maybe-promise.js';
 
 const LAST = /^\/measurements\/(\d{1,10})\/last\/?$/;
 const STATE = /^\/actuators\/(\d{1,10})\/state\/?$/;
@@ -32,8 +33,6 @@ export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 const headerList = (headers: Readonly<Record<string, string>>): string[] => Object.entries(headers).flat();
-
-const isPromise = <T>(value: MaybePromise<T>): value is Promise<T> => typeof (value as Promise<T>)?.then === 'function';
 
 /**
  * The two reads devices poll all day — `GET /measurements/{id}/last` (dashboards) and

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { phSensorBody } from '../helpers/bodies.js';
+import { basePumpBody, phSensorBody } from '../helpers/bodies.js';
 import { startService, type TestService } from '../helpers/service.js';
 import { storeKinds } from '../helpers/stores.js';
 
@@ -30,14 +30,7 @@ describe.each(storeKinds())('the kept state answers every change at once (%s)', 
   /** A pump on a fresh pH sensor with a reading of 5 (below 5.5: it should run), last run at NOW. */
   async function pump(): Promise<{ sensor: number; id: number }> {
     const sensor = (await service.post('/sensors/', phSensorBody)).body.sensor_id as number;
-    const res = await service.post('/actuators', {
-      actuator_type: 'base_pump',
-      sensor_id: sensor,
-      condition_value: 5.5,
-      activation_condition: 'low',
-      activation_period: 60,
-      activation_duration: 3,
-    });
+    const res = await service.post('/actuators', basePumpBody(sensor));
     expect(res.status).toBe(200);
     expect((await service.post('/measurements', { sensor_id: sensor, value: 5 })).status).toBe(200);
     return { sensor, id: res.body.actuator_id as number };

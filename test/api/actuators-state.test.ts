@@ -1,3 +1,4 @@
+import { basePumpBody } from '../helpers/bodies.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../helpers/service.js';
 import { storeKinds } from '../helpers/stores.js';
@@ -48,15 +49,7 @@ describe.each(storeKinds())('actuator state and last_activated (%s)', (kind) => 
         threshold_critically_high: 14,
       })
     ).body.sensor_id as number;
-    const res = await service.post('/actuators', {
-      actuator_type: 'base_pump',
-      sensor_id: sensor,
-      condition_value: 5.5,
-      activation_condition: 'low',
-      activation_period: 60,
-      activation_duration: 3,
-      ...fields,
-    });
+    const res = await service.post('/actuators', { ...basePumpBody(sensor), ...fields });
     expect(res.status).toBe(200);
     return { sensor, actuator: res.body };
   }

@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../helpers/service.js';
 import { storeKinds } from '../helpers/stores.js';
-import { phSensorBody } from '../helpers/bodies.js';
+import { basePumpBody, phSensorBody } from '../helpers/bodies.js';
 
 const sensorBody = phSensorBody;
 
@@ -31,16 +31,7 @@ describe.each(storeKinds())('errors before routing and path ids (%s)', (kind) =>
     service = await startService(kind);
     sensor = (await service.post('/sensors/', sensorBody)).body.sensor_id;
     await service.post('/measurements', { sensor_id: sensor, value: 6 });
-    actuator = (
-      await service.post('/actuators', {
-        actuator_type: 'base_pump',
-        sensor_id: sensor,
-        condition_value: 5.5,
-        activation_condition: 'low',
-        activation_period: 60,
-        activation_duration: 3,
-      })
-    ).body.actuator_id;
+    actuator = (await service.post('/actuators', basePumpBody(sensor))).body.actuator_id;
   });
   afterAll(() => service?.close());
 

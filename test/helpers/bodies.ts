@@ -9,6 +9,16 @@ export const phSensorBody = {
   threshold_critically_high: 14,
 };
 
+/** A base pump that runs when its sensor reads below 5.5, at most every 60 s for 3 s. */
+export const basePumpBody = (sensor_id: number) => ({
+  actuator_type: 'base_pump',
+  sensor_id,
+  condition_value: 5.5,
+  activation_condition: 'low',
+  activation_period: 60,
+  activation_duration: 3,
+});
+
 /** A temperature sensor on the default prototype, with thresholds 10 ≤ 20 ≤ 30 ≤ 40: what the alert tests post. */
 export const temperatureSensorBody = {
   sensor_type: 'temperature' as const,
