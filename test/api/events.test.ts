@@ -8,7 +8,7 @@ import type { Store } from '../../src/store/index.js';
 import { startService, type TestService } from '../helpers/service.js';
 import { liveService, openStream, type SseEvent } from '../helpers/sse.js';
 import { storeKinds, dbOf } from '../helpers/stores.js';
-import { sensorTrustDefaults } from '../helpers/bodies.js';
+import { basePumpBody, sensorTrustDefaults } from '../helpers/bodies.js';
 
 const NOW = Date.UTC(2026, 10, 22, 12);
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -165,14 +165,7 @@ describe.each(storeKinds())('GET /events (%s)', (kind) => {
     const { sensor_id } = await newSensor();
     const stream = await open(`?sensor_id=${sensor_id}&types=actuator`);
     // Created at NOW: the period runs until NOW + 60 s; the reading (low) says run once it has.
-    const actuator = await created('/actuators', {
-      actuator_type: 'base_pump',
-      sensor_id,
-      condition_value: 5.5,
-      activation_condition: 'low',
-      activation_period: 60,
-      activation_duration: 3,
-    });
+    const actuator = await created('/actuators', basePumpBody(sensor_id));
     await created('/measurements', { sensor_id, value: 4, timestamp: iso(NOW) });
     await stream.next((e) => data(e).state.status === 'Activation period not elapsed');
     const seen = stream.events.length;
