@@ -1,4 +1,3 @@
-import { LEVEL_ALERT_KINDS } from '../domain/alert.js';
 import type { Repositories, StoredAlert, StoredMeasurement, Store } from '../store/index.js';
 import { type AlertNews, alertOf } from './alert-json.js';
 import type { EqualRun } from '../safety/inputs.js';
@@ -50,7 +49,7 @@ async function apply(tx: Repositories, action: AlertAction, sensorId: number, no
       await tx.alerts.change(action.alertId, { severity: action.severity, last_value: action.lastValue, peak: action.peak });
       return 'escalated';
     case 'update':
-      await tx.alerts.change(action.alertId, { last_value: action.lastValue, peak: action.peak });
+      await tx.alerts.followValue(action.alertId, action.lastValue, action.peak);
       return undefined;
     case 'clear':
       await tx.alerts.change(action.alertId, {
@@ -96,7 +95,7 @@ export async function evaluateSensor(
     const stored = await tx.alerts.lockLevel(sensorId, skipIfBusy);
     if (!stored) return { ...nothing, exists: true, busy: true };
     const newest = await tx.measurements.last(sensorId);
-    const before = await tx.alerts.active([sensorId], LEVEL_ALERT_KINDS);
+    const before = await tx.alerts.activeLevelAlerts(sensorId);
     const limits = thresholdsOf(sensor);
     const level = sensorLevel(newest, sensor, now, settings.staleAfterMs, { range: limits.range });
     const value = level === null || level === 'stale' ? undefined : newest?.value;
@@ -121,8 +120,15 @@ export async function evaluateSensor(
 
     const events: AlertNews[] = [];
     let after: StoredAlert[] = before;
-    if (actions.length > 0) {
-      after = await tx.alerts.active([sensorId], LEVEL_ALERT_KINDS);
+    if (actions.length > 0 && actions.every((action) => action.type === 'update')) {
+      // Only the newest value and peak of open alerts moved (a sensor staying out of range, at
+      // every reading): the rows as written, without reading them back.
+      after = before.map((alert) => {
+        const update = actions.find((action) => action.alertId === alert.alert_id);
+        return update ? { ...alert, last_value: update.lastValue, peak: update.peak } : alert;
+      });
+    } else if (actions.length > 0) {
+      after = await tx.alerts.activeLevelAlerts(sensorId);
       for (const { alertId, event } of touched) {
         const row = (await tx.alerts.get(alertId)) as StoredAlert;
         events.push({ event, alert: alertOf(row, sensor.prototype_id) });

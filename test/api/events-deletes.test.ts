@@ -165,7 +165,10 @@ describe.each(storeKinds())('live events of deletes (%s)', (kind) => {
 
     expect((await service.request('DELETE', `/prototypes/${prototype_id}?cascade=true`)).status).toBe(204);
     await whole.next((e) => e.event === 'prototype');
-    expect(whole.events.map((e) => [e.event, data(e)])).toEqual([
+    // The pumps' new decisions after the readings above may be announced late (a loaded machine),
+    // before the deletes: what is checked here is the deletes and their order.
+    const deletes = (events: typeof whole.events) => events.filter((e) => 'deleted' in data(e)).map((e) => [e.event, data(e)]);
+    expect(deletes(whole.events)).toEqual([
       ['actuator', { deleted: onA.actuator_id }],
       ['actuator', { deleted: onB.actuator_id }],
       ['sensor', { deleted: a }],
@@ -174,7 +177,7 @@ describe.each(storeKinds())('live events of deletes (%s)', (kind) => {
     ]);
     // A stream of one sensor hears of that sensor's actuator, then of the sensor.
     await onlyB.next((e) => e.event === 'sensor');
-    expect(onlyB.events.map((e) => [e.event, data(e)])).toEqual([
+    expect(deletes(onlyB.events)).toEqual([
       ['actuator', { deleted: onB.actuator_id }],
       ['sensor', { deleted: b }],
     ]);

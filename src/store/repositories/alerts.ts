@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
-import type { AlertKind, AlertSeverity, AlertState, Level } from '../../domain/alert.js';
+import { type AlertKind, type AlertSeverity, type AlertState, LEVEL_ALERT_KINDS, type Level } from '../../domain/alert.js';
 import type { Database, StoredAlert, StoredNotification } from '../database.js';
 import type { Dialect } from '../dialect.js';
+import { reusableQuery } from '../reusable-query.js';
 
 /**
  * An alert with its prototype, as the API shows it: its sensor's, for an actuator's alert its
@@ -65,17 +66,40 @@ const ALERT_COLUMNS = [
   'alerts.last_value',
 ] as const;
 
+/** Alerts with their prototype. An actuator's alert names no sensor: its prototype is its actuator's sensor's. */
+const alertsWithSensor = (db: Kysely<Database>) =>
+  db
+    .selectFrom('alerts')
+    .leftJoin('actuators', 'actuators.actuator_id', 'alerts.actuator_id')
+    .leftJoin('sensors', (join) => join.on((eb) => eb('sensors.sensor_id', '=', eb.fn.coalesce('alerts.sensor_id', 'actuators.sensor_id'))))
+    .select(ALERT_COLUMNS);
+
+// What every evaluation of a sensor's level runs (at every reading of a sensor out of range),
+// built once: see reusable-query.ts.
+const activeLevelAlerts = reusableQuery((db, _dialect, sensorId: number) =>
+  alertsWithSensor(db)
+    .where('alerts.state', '=', 'active')
+    .where('alerts.sensor_id', '=', sensorId)
+    .where('alerts.kind', 'in', [...LEVEL_ALERT_KINDS])
+    .orderBy('alerts.alert_id'),
+);
+const addLevelRow = reusableQuery((db, _dialect, sensorId: number) =>
+  db
+    .insertInto('alert_levels')
+    .values({ sensor_id: sensorId, level: null, ok_since: null, calm_since: null })
+    .onConflict((oc) => oc.column('sensor_id').doNothing()),
+);
+const levelRow = (db: Kysely<Database>, sensorId: number) =>
+  db.selectFrom('alert_levels').select(['level', 'ok_since', 'calm_since']).where('sensor_id', '=', sensorId);
+const lockedLevel = reusableQuery((db, dialect, sensorId: number) => dialect.forUpdate(levelRow(db, sensorId)));
+const lockedLevelUnlessBusy = reusableQuery((db, dialect, sensorId: number) => dialect.forUpdateSkipLocked(levelRow(db, sensorId)));
+const followValue = reusableQuery((db, _dialect, alertId: number, lastValue: number | null, peak: number | null) =>
+  db.updateTable('alerts').set({ last_value: lastValue, peak }).where('alert_id', '=', alertId),
+);
+
 /** Alerts, each sensor's evaluated level, and the webhook outbox. */
 export function alertRepository(db: Kysely<Database>, dialect: Dialect) {
-  // An actuator's alert names no sensor: its prototype is its actuator's sensor's.
-  const withSensor = () =>
-    db
-      .selectFrom('alerts')
-      .leftJoin('actuators', 'actuators.actuator_id', 'alerts.actuator_id')
-      .leftJoin('sensors', (join) =>
-        join.on((eb) => eb('sensors.sensor_id', '=', eb.fn.coalesce('alerts.sensor_id', 'actuators.sensor_id'))),
-      )
-      .select(ALERT_COLUMNS);
+  const withSensor = () => alertsWithSensor(db);
 
   /** The first undelivered notification of each alert for `url`: later ones wait for it (in order per alert). */
   const headsOf = (url: string) =>
@@ -115,6 +139,11 @@ export function alertRepository(db: Kysely<Database>, dialect: Dialect) {
       if (sensorIds) query = query.where('alerts.sensor_id', 'in', sensorIds.length ? [...sensorIds] : [-1]);
       if (kinds) query = query.where('alerts.kind', 'in', kinds.length ? [...kinds] : ['-' as AlertKind]);
       return query.orderBy('alerts.alert_id').execute() as Promise<SensorAlertRow[]>;
+    },
+
+    /** The sensor's active alerts of the kinds its level raises (`LEVEL_ALERT_KINDS`), oldest first. */
+    activeLevelAlerts(sensorId: number): Promise<SensorAlertRow[]> {
+      return activeLevelAlerts(db, dialect, sensorId) as Promise<SensorAlertRow[]>;
     },
 
     /** The sensor's active alert of a kind, if any. */
@@ -163,6 +192,11 @@ export function alertRepository(db: Kysely<Database>, dialect: Dialect) {
         .executeTakeFirstOrThrow();
     },
 
+    /** An open alert's newest value and peak, as a sensor out of range reads again. */
+    async followValue(alertId: number, lastValue: number | null, peak: number | null): Promise<void> {
+      await followValue(db, dialect, alertId, lastValue, peak);
+    },
+
     change(alertId: number, change: AlertChange): Promise<StoredAlert> {
       const { cleared_at, ...rest } = change;
       return db
@@ -201,13 +235,9 @@ export function alertRepository(db: Kysely<Database>, dialect: Dialect) {
      * sensor take turns. With `skipLocked`, undefined when another transaction holds it.
      */
     async lockLevel(sensorId: number, skipLocked = false): Promise<StoredLevel | undefined> {
-      await db
-        .insertInto('alert_levels')
-        .values({ sensor_id: sensorId, level: null, ok_since: null, calm_since: null })
-        .onConflict((oc) => oc.column('sensor_id').doNothing())
-        .execute();
-      const query = db.selectFrom('alert_levels').select(['level', 'ok_since', 'calm_since']).where('sensor_id', '=', sensorId);
-      return (skipLocked ? dialect.forUpdateSkipLocked(query) : dialect.forUpdate(query)).executeTakeFirst();
+      await addLevelRow(db, dialect, sensorId);
+      const [row] = await (skipLocked ? lockedLevelUnlessBusy : lockedLevel)(db, dialect, sensorId);
+      return row;
     },
 
     async saveLevel(

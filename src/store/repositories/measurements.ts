@@ -3,11 +3,23 @@ import type { BucketLayout } from '../../domain/buckets.js';
 import { restAfter, type TimeWindow } from '../../domain/time-window.js';
 import type { Database, StoredMeasurement } from '../database.js';
 import type { Dialect } from '../dialect.js';
+import { reusableQuery } from '../reusable-query.js';
 
 /** Rows per downsampling query: long enough to be efficient, short enough not to hold others up. */
 const ROWS_PER_SLICE = 100_000;
 /** Rows per read when walking a long series: bounded memory, and other queries run in between. */
 export const ROWS_PER_PAGE = 5_000;
+
+/** The newest measurement of a sensor: read by every alert evaluation. */
+const newestOf = reusableQuery((db, _dialect, sensorId: number) =>
+  db
+    .selectFrom('measurements')
+    .select(['measurement_id', 'sensor_id', 'value', 'timestamp'])
+    .where('sensor_id', '=', sensorId)
+    .orderBy('timestamp', 'desc')
+    .orderBy('measurement_id', 'desc')
+    .limit(1),
+);
 
 export function measurementRepository(db: Kysely<Database>, dialect: Dialect) {
   function inWindow(sensorId: number, window: TimeWindow) {
@@ -18,15 +30,8 @@ export function measurementRepository(db: Kysely<Database>, dialect: Dialect) {
   }
 
   /** The newest measurement of a sensor by timestamp (ties: the highest id). */
-  function last(sensorId: number): Promise<StoredMeasurement | undefined> {
-    return db
-      .selectFrom('measurements')
-      .select(['measurement_id', 'sensor_id', 'value', 'timestamp'])
-      .where('sensor_id', '=', sensorId)
-      .orderBy('timestamp', 'desc')
-      .orderBy('measurement_id', 'desc')
-      .limit(1)
-      .executeTakeFirst();
+  async function last(sensorId: number): Promise<StoredMeasurement | undefined> {
+    return (await newestOf(db, dialect, sensorId))[0];
   }
 
   return {

@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Sensor, SensorBase } from '../../domain/sensor.js';
 import type { Database, SensorTable } from '../database.js';
 import type { Dialect } from '../dialect.js';
+import { reusableQuery } from '../reusable-query.js';
 
 const isoOrNull = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -11,6 +12,11 @@ const toSensor = (row: Selectable<SensorTable>): Sensor => ({
   calibrated_at: isoOrNull(row.calibrated_at),
   calibration_due: isoOrNull(row.calibration_due),
 });
+
+/** A sensor kept from deletion until the transaction ends: the first read of every alert evaluation. */
+const keptSensor = reusableQuery((db, dialect, sensorId: number) =>
+  dialect.forKeyShare(db.selectFrom('sensors').selectAll().where('sensor_id', '=', sensorId)),
+);
 
 function columns(sensor: SensorBase) {
   return {
@@ -62,7 +68,7 @@ export function sensorRepository(db: Kysely<Database>, dialect: Dialect) {
      * delete of the sensor halfway. Undefined when it does not exist (or a delete just took it).
      */
     async getKept(sensorId: number): Promise<Sensor | undefined> {
-      const row = await dialect.forKeyShare(db.selectFrom('sensors').selectAll().where('sensor_id', '=', sensorId)).executeTakeFirst();
+      const [row] = await keptSensor(db, dialect, sensorId);
       return row && toSensor(row);
     },
 

@@ -1,0 +1,96 @@
+import { constants, PerformanceObserver } from 'node:perf_hooks';
+import { describe, expect, it } from 'vitest';
+import { collectWhenIdle, GROWN_BYTES, type HeapProbe, idleCollection, QUIET_UTILIZATION } from '../../src/cli/idle-collection.js';
+
+const MB = 1024 * 1024;
+
+/** A heap and a loop the test sets; a collection brings the heap back to `live`. */
+function fakeProbe(start: number) {
+  const state = { used: start, live: start, utilization: 0, collections: 0 };
+  const probe: HeapProbe = {
+    utilization: () => state.utilization,
+    usedBytes: () => state.used,
+    collect: () => {
+      state.collections += 1;
+      state.used = state.live;
+    },
+  };
+  return { state, check: idleCollection(probe) };
+}
+
+describe('a full collection once the service is quiet', () => {
+  it('collects when the loop is quiet and the heap grew by the margin since the last collection, then counts from there', () => {
+    const { state, check } = fakeProbe(20 * MB);
+    state.used = 20 * MB + GROWN_BYTES;
+    expect(check()).toBe(true);
+    expect(state.collections).toBe(1);
+    // Back at 20 MB: the next growth is counted from there.
+    state.used = 20 * MB + GROWN_BYTES - 1;
+    expect(check()).toBe(false);
+    state.used = 20 * MB + GROWN_BYTES;
+    expect(check()).toBe(true);
+    expect(state.collections).toBe(2);
+  });
+
+  it('leaves a heap that grew by less than the margin', () => {
+    const { state, check } = fakeProbe(20 * MB);
+    state.used = 20 * MB + GROWN_BYTES - 1;
+    expect(check()).toBe(false);
+    expect(state.collections).toBe(0);
+  });
+
+  it('leaves a busy loop to V8, at and above the quiet bound, and collects once it is quiet again', () => {
+    const { state, check } = fakeProbe(20 * MB);
+    state.used = 30 * MB;
+    state.utilization = QUIET_UTILIZATION;
+    expect(check()).toBe(false);
+    state.utilization = 0.9;
+    expect(check()).toBe(false);
+    expect(state.collections).toBe(0);
+    state.utilization = QUIET_UTILIZATION - 0.001;
+    expect(check()).toBe(true);
+    expect(state.collections).toBe(1);
+  });
+
+  it('counts the growth from a collection V8 made on its own', () => {
+    const { state, check } = fakeProbe(25 * MB);
+    // V8 collected meanwhile: the heap is below where the last check left it.
+    state.used = 21 * MB;
+    expect(check()).toBe(false);
+    state.live = 21 * MB;
+    state.used = 21 * MB + GROWN_BYTES;
+    expect(check()).toBe(true);
+    // From 25 MB it would not have grown enough.
+    expect(state.collections).toBe(1);
+  });
+});
+
+describe('the collection in this process', () => {
+  it('is a full one, made once the loop is quiet after the heap grew', async () => {
+    const forcedMajor: number[] = [];
+    const observer = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        const { kind, flags } = (entry as unknown as { detail: { kind: number; flags: number } }).detail;
+        if (kind === constants.NODE_PERFORMANCE_GC_MAJOR && flags & constants.NODE_PERFORMANCE_GC_FLAGS_FORCED) forcedMajor.push(kind);
+      }
+    });
+    observer.observe({ entryTypes: ['gc'] });
+    const stop = collectWhenIdle(200);
+    try {
+      // Garbage that survives young collections a while, as a busy stretch leaves: 8 MB held, then let go.
+      let held: string[][] = [];
+      for (let i = 0; i < 40; i++) {
+        held.push(Array.from({ length: 5000 }, (_, j) => `reading ${i} ${j}`));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      held = [];
+      expect(held).toHaveLength(0);
+      const deadline = Date.now() + 20_000;
+      while (forcedMajor.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(forcedMajor.length).toBeGreaterThan(0);
+    } finally {
+      stop();
+      observer.disconnect();
+    }
+  });
+});
