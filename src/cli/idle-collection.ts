@@ -41,7 +41,7 @@ export function idleCollection(probe: HeapProbe): () => boolean {
 }
 
 /** The probe of this process: the collection through V8's `gc`, exposed for this alone. */
-function processProbe(): HeapProbe {
+export function processProbe(): HeapProbe {
   setFlagsFromString('--expose-gc');
   // The flag exposes `gc` in contexts made from now on; one is made to fetch it.
   // Called without options: a full collection (this V8 answered `{ type: 'major', execution: 'sync' }` with a young one).
