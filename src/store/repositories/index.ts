@@ -18,102 +18,49 @@ import { sensorRepository } from './sensors.js';
 import { settingRepository } from './settings.js';
 import { userRepository } from './users.js';
 
+/** Each repository's maker, by the name the store and its transactions show it under. */
+const MAKERS = {
+  prototypes: prototypeRepository,
+  sensors: sensorRepository,
+  settings: settingRepository,
+  measurements: measurementRepository,
+  history: historyRepository,
+  actuators: actuatorRepository,
+  interlocks: interlockRepository,
+  activations: activationRepository,
+  refills: refillRepository,
+  users: userRepository,
+  deviceTokens: deviceTokenRepository,
+  pictures: pictureRepository,
+  alerts: alertRepository,
+  calibrations: calibrationRepository,
+  notes: noteRepository,
+  safetyEvents: safetyEventRepository,
+} satisfies Record<string, (db: Kysely<Database>, dialect: Dialect) => object>;
+
+type Name = keyof typeof MAKERS;
+export type Repositories = { readonly [K in Name]: ReturnType<(typeof MAKERS)[K]> };
+
 /**
  * Every repository, bound either to the store or to one transaction, each made when first used: a
  * transaction (one per alert evaluation, at every reading of a sensor out of range) then builds
  * only the two or three it touches, not all sixteen.
  */
 class BoundRepositories {
+  readonly made: Partial<Record<Name, object>> = {};
   constructor(
-    private readonly db: Kysely<Database>,
-    private readonly dialect: Dialect,
+    readonly db: Kysely<Database>,
+    readonly dialect: Dialect,
   ) {}
-  #prototypes?: ReturnType<typeof prototypeRepository>;
-  get prototypes() {
-    return (this.#prototypes ??= prototypeRepository(this.db, this.dialect));
-  }
-  #sensors?: ReturnType<typeof sensorRepository>;
-  get sensors() {
-    return (this.#sensors ??= sensorRepository(this.db, this.dialect));
-  }
-  #settings?: ReturnType<typeof settingRepository>;
-  get settings() {
-    return (this.#settings ??= settingRepository(this.db));
-  }
-  #measurements?: ReturnType<typeof measurementRepository>;
-  get measurements() {
-    return (this.#measurements ??= measurementRepository(this.db, this.dialect));
-  }
-  #history?: ReturnType<typeof historyRepository>;
-  get history() {
-    return (this.#history ??= historyRepository(this.db, this.dialect));
-  }
-  #actuators?: ReturnType<typeof actuatorRepository>;
-  get actuators() {
-    return (this.#actuators ??= actuatorRepository(this.db, this.dialect));
-  }
-  #interlocks?: ReturnType<typeof interlockRepository>;
-  get interlocks() {
-    return (this.#interlocks ??= interlockRepository(this.db));
-  }
-  #activations?: ReturnType<typeof activationRepository>;
-  get activations() {
-    return (this.#activations ??= activationRepository(this.db, this.dialect));
-  }
-  #refills?: ReturnType<typeof refillRepository>;
-  get refills() {
-    return (this.#refills ??= refillRepository(this.db, this.dialect));
-  }
-  #users?: ReturnType<typeof userRepository>;
-  get users() {
-    return (this.#users ??= userRepository(this.db, this.dialect));
-  }
-  #deviceTokens?: ReturnType<typeof deviceTokenRepository>;
-  get deviceTokens() {
-    return (this.#deviceTokens ??= deviceTokenRepository(this.db, this.dialect));
-  }
-  #pictures?: ReturnType<typeof pictureRepository>;
-  get pictures() {
-    return (this.#pictures ??= pictureRepository(this.db, this.dialect));
-  }
-  #alerts?: ReturnType<typeof alertRepository>;
-  get alerts() {
-    return (this.#alerts ??= alertRepository(this.db, this.dialect));
-  }
-  #calibrations?: ReturnType<typeof calibrationRepository>;
-  get calibrations() {
-    return (this.#calibrations ??= calibrationRepository(this.db, this.dialect));
-  }
-  #notes?: ReturnType<typeof noteRepository>;
-  get notes() {
-    return (this.#notes ??= noteRepository(this.db, this.dialect));
-  }
-  #safetyEvents?: ReturnType<typeof safetyEventRepository>;
-  get safetyEvents() {
-    return (this.#safetyEvents ??= safetyEventRepository(this.db, this.dialect));
-  }
+}
+for (const name of Object.keys(MAKERS) as Name[]) {
+  Object.defineProperty(BoundRepositories.prototype, name, {
+    get(this: BoundRepositories) {
+      return (this.made[name] ??= MAKERS[name](this.db, this.dialect));
+    },
+  });
 }
 
-export type Repositories = Pick<
-  BoundRepositories,
-  | 'prototypes'
-  | 'sensors'
-  | 'settings'
-  | 'measurements'
-  | 'history'
-  | 'actuators'
-  | 'interlocks'
-  | 'activations'
-  | 'refills'
-  | 'users'
-  | 'deviceTokens'
-  | 'pictures'
-  | 'alerts'
-  | 'calibrations'
-  | 'notes'
-  | 'safetyEvents'
->;
-
 export function repositories(db: Kysely<Database>, dialect: Dialect): Repositories {
-  return new BoundRepositories(db, dialect);
+  return new BoundRepositories(db, dialect) as unknown as Repositories;
 }
