@@ -21,8 +21,7 @@ async function calibrationRows(service: TestService): Promise<number> {
 describe.each(storeKinds())('calibrations (%s)', (kind) => {
   let service: TestService;
   beforeAll(async () => {
-    service = await startService(kind);
-    service.clock.now = NOW;
+    service = await startService(kind, { now: NOW });
   });
   afterAll(() => service?.close());
 
@@ -224,10 +223,9 @@ describe.each(storeKinds())('the calibration_due alert (%s)', (kind) => {
   let database: ScratchDatabase;
 
   const start = async (at: number) => {
-    manual = manualServiceTimers();
-    service = await startService(kind, { database, app: { alerts: { timers: manual.timers } } });
+    manual = manualServiceTimers(at);
+    service = await startService(kind, { database, now: at, app: { alerts: { timers: manual.timers } } });
     manual.follow(service);
-    service.clock.now = at;
     await service.app.recordsSettled();
   };
   beforeAll(async () => {

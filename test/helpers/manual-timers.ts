@@ -36,10 +36,11 @@ export function manualTimers(clock: { now: number | undefined }) {
 
 /**
  * Manual alarms on the clock of a service that is not started yet (its options take the timers):
- * `follow(service)` binds them to the service's clock once it is.
+ * `follow(service)` binds them to the service's clock once it is. Alarms set while the service
+ * starts count from `startAt` (give the service the same instant), never from the real date.
  */
-export function manualServiceTimers() {
-  const clock = { now: undefined as number | undefined };
+export function manualServiceTimers(startAt?: number) {
+  const clock = { now: startAt };
   const manual = manualTimers(clock);
   return {
     ...manual,

@@ -50,6 +50,8 @@ export interface StartOptions {
   bus?: ChangeBus;
   /** Further options of the app (timers and limits of the live events). */
   app?: Pick<AppOptions, 'liveEvents' | 'logger' | 'alerts' | 'backup'>;
+  /** The test clock's time from the first moment the service runs (its start-up work included). */
+  now?: number;
 }
 
 /** The service over a real port on loopback, on a fresh SQLite file or PostgreSQL database. */
@@ -59,7 +61,7 @@ export async function startService(kind: StoreKind, options: StartOptions = {}):
   const timelapseDir = join(tmpdir(), `sensorhub-timelapses-${randomBytes(6).toString('hex')}`);
   const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', TIMELAPSE_DIR: timelapseDir, ...options.env });
   const store = await openStore(config.databaseUrl, storeOptions(config));
-  const clock: { now: number | undefined } = { now: undefined };
+  const clock: { now: number | undefined } = { now: options.now };
   const app = await buildApp(config, store, { now: () => clock.now ?? Date.now(), logger: false, bus: options.bus, ...options.app });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
