@@ -31,6 +31,8 @@ export interface Config {
   databaseStatementTimeoutMs: number;
   /** SQLite only: NORMAL (a power cut may lose the last commits) or FULL (fsync at every commit). */
   sqliteSynchronous: 'normal' | 'full';
+  /** PostgreSQL only: where the relay between instances listens, past a pooler in transaction mode (undefined: DATABASE_URL). */
+  databaseListenUrl: string | undefined;
   /** Raw measurements older than this are retired (undefined: kept forever). */
   retentionRawMs: number | undefined;
   /** 5-minute history buckets older than this are retired (undefined: kept forever). */
@@ -137,6 +139,12 @@ function databaseUrl(env: Env): string {
   const raw = text(env, 'DATABASE_URL') ?? 'sqlite:./data/sensorhub.db';
   if (/^sqlite:.+/.test(raw) || /^postgres(ql)?:\/\/.+/.test(raw)) return raw;
   throw new ConfigError('DATABASE_URL', `expected sqlite:<file> or postgres://…, got "${raw}"`);
+}
+
+function listenUrl(env: Env): string | undefined {
+  const raw = text(env, 'DATABASE_LISTEN_URL');
+  if (raw === undefined || /^postgres(ql)?:\/\/.+/.test(raw)) return raw;
+  throw new ConfigError('DATABASE_LISTEN_URL', `expected postgres://…, got "${raw}"`);
 }
 
 function corsOrigins(env: Env): '*' | string[] {
@@ -302,6 +310,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseConnectTimeoutMs: integer(env, 'DATABASE_CONNECT_TIMEOUT_MS', 5000, 100, 600_000),
     databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 60_000, 100, 24 * 3600_000),
     sqliteSynchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', 'normal', ['normal', 'full'] as const),
+    databaseListenUrl: listenUrl(env),
     retentionRawMs: retention(env, 'RETENTION_RAW'),
     retentionFiveMinuteMs: retention(env, 'RETENTION_5M'),
     ...httpTimeouts(env),
@@ -329,5 +338,6 @@ export function storeOptions(config: Config): OpenStoreOptions {
     connectTimeoutMs: config.databaseConnectTimeoutMs,
     statementTimeoutMs: config.databaseStatementTimeoutMs,
     sqliteSynchronous: config.sqliteSynchronous,
+    listenUrl: config.databaseListenUrl,
   };
 }

@@ -93,7 +93,7 @@ export function postgresRelay({ channel, store, bus, instance, log, onGap }: Rel
   async function apply({ records }: Notification): Promise<void> {
     for (const record of records) {
       if (record.topic === 'measurements') {
-        const rows = await store.measurements.byIdRanges(record.ranges);
+        const rows = await store.measurements.readBack(record);
         if (rows.length > 0) publish('measurements', { rows });
       } else if (record.topic === 'noteRef') {
         // Gone since (deleted): the delete follows.

@@ -2,8 +2,9 @@ import type { Changes, Topic } from '../core/bus.js';
 
 /**
  * How committed changes travel between instances in PostgreSQL notifications, whose payload is
- * at most 8000 bytes. Measurements travel as id ranges (a batch's ids are mostly consecutive, so a
- * 10,000-row batch is one range) and the receiving instance reads the rows; a note written or
+ * at most 8000 bytes. Measurements travel as their sensors, the span of their timestamps and their
+ * id ranges (a batch's ids are mostly consecutive), and the receiving instance reads the rows
+ * back by those sensors and times (one partition, one shard each); a note written or
  * changed travels as its id (its text alone may pass the limit) and is read back the same way; the
  * other changes are small objects and travel whole.
  */
@@ -12,7 +13,7 @@ import type { Changes, Topic } from '../core/bus.js';
 export type RelayedTopic = Exclude<Topic, 'decision' | 'measurements'>;
 
 export type RelayRecord =
-  | { topic: 'measurements'; ranges: [number, number][] }
+  | { topic: 'measurements'; sensorIds: number[]; from: number; to: number; ranges: [number, number][] }
   | { topic: 'noteRef'; action: 'created' | 'updated'; noteId: number }
   | { [T in RelayedTopic]: { topic: T; change: Changes[T] } }[RelayedTopic];
 
@@ -26,6 +27,7 @@ export interface Notification {
 export const MAX_PAYLOAD_BYTES = 7900;
 /** Per record, so that one record always fits a notification: ~20 bytes per range, ~11 per id. */
 const RANGES_PER_RECORD = 300;
+const MEASURED_SENSORS_PER_RECORD = 100;
 const SENSORS_PER_RECORD = 500;
 
 /** Ascending ids → inclusive ranges of consecutive ids. */
@@ -50,7 +52,7 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 export function recordsOf<T extends Exclude<Topic, 'decision'>>(topic: T, change: Changes[T]): RelayRecord[] {
   if (topic === 'measurements') {
     const { rows } = change as Changes['measurements'];
-    return chunks(idRanges(rows.map((r) => r.measurement_id)), RANGES_PER_RECORD).map((ranges) => ({ topic: 'measurements', ranges }));
+    return measurementRecords(rows);
   }
   if (topic === 'note') {
     const note = change as Changes['note'];
@@ -64,6 +66,39 @@ export function recordsOf<T extends Exclude<Topic, 'decision'>>(topic: T, change
     }));
   }
   return [{ topic, change } as RelayRecord];
+}
+
+/**
+ * A commit's rows as records of at most MEASURED_SENSORS_PER_RECORD sensors and RANGES_PER_RECORD
+ * id ranges each, every record naming its sensors and the span of its rows' timestamps.
+ */
+function measurementRecords(rows: readonly { measurement_id: number; sensor_id: number; timestamp: number }[]): RelayRecord[] {
+  const bySensor = new Map<number, { ids: number[]; from: number; to: number }>();
+  for (const r of rows) {
+    const entry = bySensor.get(r.sensor_id);
+    if (!entry) bySensor.set(r.sensor_id, { ids: [r.measurement_id], from: r.timestamp, to: r.timestamp });
+    else {
+      entry.ids.push(r.measurement_id);
+      if (r.timestamp < entry.from) entry.from = r.timestamp;
+      if (r.timestamp > entry.to) entry.to = r.timestamp;
+    }
+  }
+  const records: RelayRecord[] = [];
+  let current: Extract<RelayRecord, { topic: 'measurements' }> | undefined;
+  for (const sensorId of [...bySensor.keys()].sort((a, b) => a - b)) {
+    const entry = bySensor.get(sensorId) as { ids: number[]; from: number; to: number };
+    for (const ranges of chunks(idRanges(entry.ids), RANGES_PER_RECORD)) {
+      if (!current || current.sensorIds.length >= MEASURED_SENSORS_PER_RECORD || current.ranges.length + ranges.length > RANGES_PER_RECORD) {
+        current = { topic: 'measurements', sensorIds: [], from: entry.from, to: entry.to, ranges: [] };
+        records.push(current);
+      }
+      if (current.sensorIds[current.sensorIds.length - 1] !== sensorId) current.sensorIds.push(sensorId);
+      current.from = Math.min(current.from, entry.from);
+      current.to = Math.max(current.to, entry.to);
+      current.ranges.push(...ranges);
+    }
+  }
+  return records;
 }
 
 /** Records, in order, packed into as few payloads as fit the limit. */

@@ -17,7 +17,8 @@ export interface RetentionTotals {
 /**
  * Retention of raw measurements and 5-minute buckets (docs/api.md §10): a pass in the background every
  * `intervalMs`, deleting in small batches, each its own transaction, with the event loop let go
- * between them. On PostgreSQL one instance at a time runs a pass (an advisory lock); the others
+ * between them. On PostgreSQL the raw rows go by whole day partitions instead (detached, then
+ * dropped: nothing left for vacuum), and one instance at a time runs a pass (a lease); the others
  * skip it. The cutoff of raw rows is recorded before any is deleted, so that deletes of single
  * measurements never recompute a bucket whose raw rows are being retired.
  */
@@ -45,6 +46,16 @@ export function retentionJob(store: Store, policy: RetentionPolicy, now: () => n
     return total;
   }
 
+  /** PostgreSQL: whole day partitions dropped (no row deleted one by one); the rows they held. */
+  async function dropDays(upkeep: NonNullable<Store['upkeep']>, cutoff: number): Promise<number> {
+    let rows = 0;
+    for (const day of await upkeep.dropRawBefore(cutoff)) {
+      rows += day.rows;
+      log.info({ partition: day.name, rows: day.rows, ms: day.ms }, 'retention: day dropped');
+    }
+    return rows;
+  }
+
   /** One pass; undefined when another instance holds the pass. */
   async function runOnce(): Promise<RetentionTotals | undefined> {
     const cutoffs = retentionCutoffs(policy, now());
@@ -55,7 +66,9 @@ export function retentionJob(store: Store, policy: RetentionPolicy, now: () => n
       await store.transaction((tx) => tx.history.retireBefore(raw));
       const sensorIds = (await store.sensors.list()).map((s) => s.sensor_id);
       const totals = {
-        raw: await retire('raw', sensorIds, (id) => store.transaction((tx) => tx.history.retireRaw(id, raw, batchSize))),
+        raw: store.upkeep
+          ? await dropDays(store.upkeep, raw)
+          : await retire('raw', sensorIds, (id) => store.transaction((tx) => tx.history.retireRaw(id, raw, batchSize))),
         fiveMinute:
           fiveMinute === undefined
             ? 0

@@ -29,9 +29,14 @@ export async function prepare(
   seed: boolean,
   log: MigrationLog = () => {},
   migrationsUnder: (migrate: () => Promise<void>) => Promise<void> = (migrate) => migrate(),
+  migrationDb: Kysely<Database> = db,
 ): Promise<void> {
   await migrationsUnder(async () => {
-    const { error } = await new Migrator({ db, provider: migrationProvider(dialect, log), nameComparator: byCodeUnits }).migrateToLatest();
+    const { error } = await new Migrator({
+      db: migrationDb,
+      provider: migrationProvider(dialect, log),
+      nameComparator: byCodeUnits,
+    }).migrateToLatest();
     if (error) throw error;
   });
   if (seed) await seedDefaults(db, dialect);

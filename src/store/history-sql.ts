@@ -200,3 +200,18 @@ export const bucketReadSql = (read: BucketRead) =>
 /** The stamps of a sensor's daily buckets starting in [from, to), as [start, stamp] pairs in time order. */
 export const dayStampsSql =
   'select start_ms, stamp from history_buckets where sensor_id = ? and size_ms = ? and start_ms >= ? and start_ms < ? order by start_ms';
+
+/**
+ * PostgreSQL: the twelve point columns of a group of bucket rows folded into one (`<point>_<field>`,
+ * in the table's order), each point the first of the group's own points in its order.
+ */
+export function pointsOfBuckets(alias = ''): string {
+  const col = (point: PointName, f: PointField) => `${alias}${point}_${f}`;
+  return POINTS.flatMap((point) => {
+    const order = POINT_ORDERS[point].map(([f, direction]) => col(point, f) + (direction === 'desc' ? ' desc' : '')).join(', ');
+    return FIELDS.map((f) => `(array_agg(${col(point, f)} order by ${order}))[1] as ${point}_${f}`);
+  }).join(', ');
+}
+
+/** PostgreSQL: the start of the bucket of `size` (ms) holding the epoch-ms expression, rounded toward −∞ as bucketStart does. */
+export const floorTo = (expr: string, size: number): string => `(${expr} - (((${expr} % ${size}::int8) + ${size}::int8) % ${size}::int8))`;

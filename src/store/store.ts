@@ -48,6 +48,11 @@ export interface Store extends Repositories {
    * case it answers undefined (PostgreSQL: an advisory lock; SQLite serves one process).
    */
   exclusively<T>(name: string, work: () => Promise<T>): Promise<T | undefined>;
+  /**
+   * PostgreSQL only: the upkeep of its day partitions and of the history buckets the rollup folds
+   * (SQLite keeps one table and writes every bucket size at ingest: none).
+   */
+  upkeep?: StoreUpkeep;
   /** Hooks the app sets to observe the store (metrics); unset, they cost nothing. */
   instruments: StoreInstruments;
   /**
@@ -71,6 +76,16 @@ export interface Store extends Repositories {
 }
 
 export type MaybePromise<T> = T | Promise<T>;
+
+/** What a partitioned store needs done in the background (docs/operations.md, "Partitions"). */
+export interface StoreUpkeep {
+  /** Makes the day partitions of the UTC day of `now` and the days ahead that are missing; answers the days made. */
+  partitionsAhead(now: number): Promise<number[]>;
+  /** One transaction of the rollup: folds up to a few thousand noted hours into their hourly and daily buckets; answers how many. */
+  rollUp(): Promise<number>;
+  /** Drops the day partitions wholly before `cutoff` (a UTC midnight); answers each with its rows and how long it took. */
+  dropRawBefore(cutoff: number): Promise<{ name: string; day: number; rows: number; ms: number }[]>;
+}
 
 /**
  * The reads a backend answers its own way instead of through the store's query builder: each
@@ -146,4 +161,9 @@ export interface OpenStoreOptions {
   statementTimeoutMs?: number;
   /** PostgreSQL: how long to wait for a connection. */
   connectTimeoutMs?: number;
+  /**
+   * PostgreSQL: where the relay listens (`LISTEN` holds a session), when DATABASE_URL goes
+   * through a pooler in transaction mode; default DATABASE_URL.
+   */
+  listenUrl?: string;
 }

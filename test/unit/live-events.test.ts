@@ -14,7 +14,9 @@ describe('relay payloads', () => {
       recordsOf('measurements', { rows: rows(Array.from({ length: 10_000 }, (_, i) => 1_000_000 + i)) }),
     );
     expect(consecutive).toHaveLength(1);
-    expect(parsePayload(consecutive[0])?.records).toEqual([{ topic: 'measurements', ranges: [[1_000_000, 1_009_999]] }]);
+    expect(parsePayload(consecutive[0])?.records).toEqual([
+      { topic: 'measurements', sensorIds: [1], from: 0, to: 0, ranges: [[1_000_000, 1_009_999]] },
+    ]);
 
     const scattered = Array.from({ length: 10_000 }, (_, i) => 2_000_000_000 + i * 2);
     const payloads = packPayloads('a1', recordsOf('measurements', { rows: rows(scattered) }));
@@ -23,6 +25,20 @@ describe('relay payloads', () => {
     for (const payload of payloads) expect(Buffer.byteLength(payload)).toBeLessThanOrEqual(MAX_PAYLOAD_BYTES);
     const ranges = payloads.flatMap((p) => parsePayload(p)!.records.flatMap((r) => (r.topic === 'measurements' ? r.ranges : [])));
     expect(ranges.map(([first]) => first)).toEqual(scattered);
+  });
+
+  it('name the sensors of the rows and the span of their timestamps, many sensors in several records', () => {
+    const rows = Array.from({ length: 5_000 }, (_, i) => ({ measurement_id: 10 + i, sensor_id: 1 + (i % 1_000), value: 0, timestamp: NOW + i }));
+    const records = recordsOf('measurements', { rows }).flatMap((r) => (r.topic === 'measurements' ? [r] : []));
+    for (const payload of packPayloads('a1', records)) expect(Buffer.byteLength(payload)).toBeLessThanOrEqual(MAX_PAYLOAD_BYTES);
+    for (const row of rows) {
+      const holding = records.filter(
+        (r) => r.sensorIds.includes(row.sensor_id) && r.ranges.some(([a, b]) => a <= row.measurement_id && row.measurement_id <= b),
+      );
+      expect(holding).toHaveLength(1);
+      expect(holding[0].from).toBeLessThanOrEqual(row.timestamp);
+      expect(holding[0].to).toBeGreaterThanOrEqual(row.timestamp);
+    }
   });
 
   it('keep the order of the changes and their origin', () => {

@@ -16,6 +16,9 @@ import { deviceTokensMigration } from './033_device_tokens.js';
 import { sensorNamesMigration } from './034_sensor_names.js';
 import { volumesStockMigration } from './035_volumes_stock.js';
 import { calibrationsJournalMigration } from './036_calibrations_journal.js';
+import { partitionedMeasurementsMigration } from './070_partitioned_measurements.js';
+import { historyPendingMigration } from './071_history_pending.js';
+import { leasesMigration } from './072_leases.js';
 
 /**
  * Migrations are code, not files found at run time, so the built service carries them. Names sort
@@ -40,6 +43,9 @@ export function migrationProvider(dialect: Dialect, log: MigrationLog = () => {}
     '034_sensor_names': sensorNamesMigration(),
     '035_volumes_stock': volumesStockMigration(dialect.schema),
     '036_calibrations_journal': calibrationsJournalMigration(dialect.schema),
+    '070_partitioned_measurements': partitionedMeasurementsMigration(dialect.kind, log),
+    '071_history_pending': historyPendingMigration(dialect.kind),
+    '072_leases': leasesMigration(dialect.kind),
   };
   return { getMigrations: async () => migrations };
 }

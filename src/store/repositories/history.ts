@@ -85,8 +85,17 @@ export function historyRepository(db: Kysely<Database>, dialect: Dialect, { stam
   async function lockBuckets(keys: { sensorId: number; size: number; start: number }[]): Promise<void> {
     if (dialect.kind !== 'postgres' || keys.length === 0) return;
     const tuples = keys.map((k) => sql`(${k.sensorId}::int, ${k.size}::int8, ${k.start}::int8)`);
-    await sql`select 1 from history_buckets where (sensor_id, size_ms, start_ms) in (${sql.join(tuples)})
-      order by sensor_id, size_ms, start_ms for update`.execute(db);
+    const sensorIds = [...new Set(keys.map((k) => k.sensorId))];
+    await sql`select 1 from history_buckets where sensor_id = any(${sensorIds}::int[]) and (sensor_id, size_ms, start_ms) in (${sql.join(tuples)})
+      order by size_ms, start_ms, sensor_id for update`.execute(db);
+  }
+
+  /** PostgreSQL: notes hours for the rollup, which folds their hourly and daily buckets (migration 071). */
+  async function notePending(keys: { sensorId: number; start: number }[]): Promise<void> {
+    if (keys.length === 0) return;
+    const sorted = [...keys].sort((a, b) => a.start - b.start || a.sensorId - b.sensorId);
+    await sql`insert into history_pending (sensor_id, hour_ms)
+      select * from unnest(${sorted.map((k) => k.sensorId)}::int[], ${sorted.map((k) => k.start)}::int8[]) on conflict do nothing`.execute(db);
   }
 
   return {
@@ -112,6 +121,18 @@ export function historyRepository(db: Kysely<Database>, dialect: Dialect, { stam
 
     /** The span the sensor's history covers, from its first measurement to just after its last; undefined without history. */
     async extent(sensorId: number): Promise<{ first: number; end: number } | undefined> {
+      if (dialect.kind === 'postgres') {
+        // The days the rollup has not reached yet are in their noted hours' 5-minute buckets.
+        const { rows } = await sql<{ first: string | null; last: string | null }>`select min(f) as first, max(l) as last from (
+            select first_ts as f, last_ts as l from history_buckets where sensor_id = ${sensorId} and size_ms = ${DAY}
+            union all
+            select b.first_ts, b.last_ts from history_pending p join history_buckets b
+              on b.sensor_id = ${sensorId} and b.size_ms = ${FIVE_MINUTES} and b.start_ms >= p.hour_ms and b.start_ms < p.hour_ms + ${HOUR}
+            where p.sensor_id = ${sensorId}) x`.execute(db);
+        const row = rows[0];
+        if (!row || row.first === null || row.last === null) return undefined;
+        return { first: Number(row.first), end: Number(row.last) + 1 };
+      }
       const row = await db
         .selectFrom('history_buckets')
         .select((eb) => [eb.fn.min('first_ts').as('first'), eb.fn.max('last_ts').as('last')])
@@ -152,8 +173,11 @@ export function historyRepository(db: Kysely<Database>, dialect: Dialect, { stam
           keysBySize.get(size)?.set(`${row.sensor_id}:${start}`, { sensorId: row.sensor_id, size, start });
         }
       }
-      const all = [...keysBySize.values()].flatMap((m) => [...m.values()]);
-      all.sort((a, b) => a.sensorId - b.sensorId || a.size - b.size || a.start - b.start);
+      // On PostgreSQL only the 5-minute buckets are written here, as ingest writes them; the hours
+      // are noted for the rollup, and reads fold them until it has come by.
+      const pending = dialect.kind === 'postgres';
+      const all = [...keysBySize.values()].flatMap((m) => [...m.values()]).filter((k) => !pending || k.size === FIVE_MINUTES);
+      all.sort((a, b) => a.size - b.size || a.start - b.start || a.sensorId - b.sensorId);
       await lockBuckets(all);
       const stamp = stampOfWrite();
       for (const { sensorId, start } of keysBySize.get(FIVE_MINUTES)?.values() ?? []) {
@@ -161,6 +185,10 @@ export function historyRepository(db: Kysely<Database>, dialect: Dialect, { stam
         for await (const page of measurements.walkWindow(sensorId, { start, end: start + FIVE_MINUTES, endInclusive: false }))
           rows.push(...page);
         await write(sensorId, FIVE_MINUTES, start, bucketsOf(rows, FIVE_MINUTES)[0], stamp);
+      }
+      if (pending) {
+        await notePending([...(keysBySize.get(HOUR)?.values() ?? [])]);
+        return;
       }
       for (const [size, finer] of [
         [HOUR, FIVE_MINUTES],
@@ -174,11 +202,12 @@ export function historyRepository(db: Kysely<Database>, dialect: Dialect, { stam
 
     /** Every bucket of these sensors (the sensors are being deleted). */
     async sensorsRemoved(sensorIds: readonly number[]): Promise<void> {
-      if (sensorIds.length > 0)
-        await db
-          .deleteFrom('history_buckets')
-          .where('sensor_id', 'in', [...sensorIds])
-          .execute();
+      if (sensorIds.length === 0) return;
+      await db
+        .deleteFrom('history_buckets')
+        .where('sensor_id', 'in', [...sensorIds])
+        .execute();
+      if (dialect.kind === 'postgres') await sql`delete from history_pending where sensor_id = any(${[...sensorIds]}::int[])`.execute(db);
     },
 
     /**
@@ -187,7 +216,8 @@ export function historyRepository(db: Kysely<Database>, dialect: Dialect, { stam
      * the old ones again at its next pass, keeping their buckets).
      */
     async removeAll(): Promise<void> {
-      await db.deleteFrom('history_buckets').execute();
+      if (dialect.kind === 'postgres') await sql`truncate history_buckets, history_pending`.execute(db);
+      else await db.deleteFrom('history_buckets').execute();
       await db.deleteFrom('settings').where('key', '=', RETIRED_BEFORE_KEY).execute();
     },
 

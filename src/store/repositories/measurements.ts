@@ -21,6 +21,14 @@ const newestOf = reusableQuery((db, _dialect, sensorId: number) =>
     .limit(1),
 );
 
+/** What a notice of committed rows names: see `readBack`. */
+export interface ReadBack {
+  sensorIds: readonly number[];
+  from: number;
+  to: number;
+  ranges: readonly (readonly [number, number])[];
+}
+
 export function measurementRepository(db: Kysely<Database>, dialect: Dialect) {
   function inWindow(sensorId: number, window: TimeWindow) {
     let query = db.selectFrom('measurements').where('sensor_id', '=', sensorId);
@@ -184,12 +192,18 @@ export function measurementRepository(db: Kysely<Database>, dialect: Dialect) {
       }
     },
 
-    /** The measurements whose ids lie in these inclusive ranges, by id (the order they were stored in). */
-    byIdRanges(ranges: readonly (readonly [number, number])[]): Promise<StoredMeasurement[]> {
-      if (ranges.length === 0) return Promise.resolve([]);
+    /**
+     * Rows another instance committed, read back by what its notice names: the sensors, the span
+     * of the rows' timestamps, and their ids in inclusive ranges; by id (the order they were stored in).
+     */
+    readBack({ sensorIds, from, to, ranges }: ReadBack): Promise<StoredMeasurement[]> {
+      if (ranges.length === 0 || sensorIds.length === 0) return Promise.resolve([]);
       return db
         .selectFrom('measurements')
         .select(['measurement_id', 'sensor_id', 'value', dialect.timestampMs().as('timestamp')])
+        .where('sensor_id', 'in', [...sensorIds])
+        .where('timestamp', '>=', dialect.at(from))
+        .where('timestamp', '<=', dialect.at(to))
         .where((eb) => eb.or(ranges.map(([first, last]) => eb.between('measurement_id', first, last))))
         .orderBy('measurement_id')
         .execute();

@@ -81,11 +81,22 @@ export function removals(db: Kysely<Database>, dialect: Dialect) {
   return {
     /** A measurement, and its share of the history buckets (recomputed in the same transaction); answers the row removed. */
     async measurement(measurementId: number): Promise<StoredMeasurement | undefined> {
-      const removed = await db
-        .deleteFrom('measurements')
-        .where('measurement_id', '=', measurementId)
-        .returning(['measurement_id', 'sensor_id', 'value', dialect.timestampMs().as('timestamp')])
-        .execute();
+      let query = db.deleteFrom('measurements').where('measurement_id', '=', measurementId);
+      if (dialect.kind === 'postgres') {
+        // Named by its sensor and time, the delete reads one partition (and, on Citus, one shard):
+        // the row is first found among the sensors', by its id.
+        const sensorIds = (await db.selectFrom('sensors').select('sensor_id').execute()).map((s) => s.sensor_id);
+        if (sensorIds.length === 0) return undefined;
+        const found = await db
+          .selectFrom('measurements')
+          .select(['sensor_id', 'timestamp'])
+          .where(sql<boolean>`sensor_id = any(${sensorIds}::int[])`)
+          .where('measurement_id', '=', measurementId)
+          .executeTakeFirst();
+        if (!found) return undefined;
+        query = query.where('sensor_id', '=', found.sensor_id).where('timestamp', '=', dialect.at(Number(found.timestamp)));
+      }
+      const removed = await query.returning(['measurement_id', 'sensor_id', 'value', dialect.timestampMs().as('timestamp')]).execute();
       await history.measurementsRemoved(removed);
       return removed[0];
     },
