@@ -88,7 +88,11 @@ function measurementRecords(rows: readonly { measurement_id: number; sensor_id: 
   for (const sensorId of [...bySensor.keys()].sort((a, b) => a - b)) {
     const entry = bySensor.get(sensorId) as { ids: number[]; from: number; to: number };
     for (const ranges of chunks(idRanges(entry.ids), RANGES_PER_RECORD)) {
-      if (!current || current.sensorIds.length >= MEASURED_SENSORS_PER_RECORD || current.ranges.length + ranges.length > RANGES_PER_RECORD) {
+      if (
+        !current ||
+        current.sensorIds.length >= MEASURED_SENSORS_PER_RECORD ||
+        current.ranges.length + ranges.length > RANGES_PER_RECORD
+      ) {
         current = { topic: 'measurements', sensorIds: [], from: entry.from, to: entry.to, ranges: [] };
         records.push(current);
       }

@@ -135,21 +135,26 @@ export function measurementService({ store, bus, now, log }: ServiceDeps, histor
       const perSensor = perSensorCount(options.nb_measurements, sensors.length);
       const at = now();
       const random = seededRandom(Math.floor(Math.random() * 2 ** 32));
-      const deleted = await store.transaction(async (tx) => {
-        let removed = 0;
-        if (options.replace) {
-          removed = await tx.measurements.deleteAll();
-          await tx.history.removeAll();
-        }
-        for (const sensor of sensors) {
-          const series = randomSeries(sensor, perSensor, options, at, random);
-          await tx.measurements.insertSeries(sensor.sensor_id, series.timestamps, series.values);
-          // The series goes in without ids, so its days are summarized from the rows as stored.
-          const { min, max } = extent(series.timestamps);
-          await tx.history.rebuild(sensor.sensor_id, bucketStart(min, DAY), bucketStart(max, DAY) + DAY);
-        }
-        return removed;
-      });
+      const deleted = store.loadSeries
+        ? await store.loadSeries(
+            sensors.map((sensor) => ({ sensorId: sensor.sensor_id, ...randomSeries(sensor, perSensor, options, at, random) })),
+            options.replace,
+          )
+        : await store.transaction(async (tx) => {
+            let removed = 0;
+            if (options.replace) {
+              removed = await tx.measurements.deleteAll();
+              await tx.history.removeAll();
+            }
+            for (const sensor of sensors) {
+              const series = randomSeries(sensor, perSensor, options, at, random);
+              await tx.measurements.insertSeries(sensor.sensor_id, series.timestamps, series.values);
+              // The series goes in without ids, so its days are summarized from the rows as stored.
+              const { min, max } = extent(series.timestamps);
+              await tx.history.rebuild(sensor.sensor_id, bucketStart(min, DAY), bucketStart(max, DAY) + DAY);
+            }
+            return removed;
+          });
       const generated = perSensor * sensors.length;
       bus.publish('generated', { sensorIds: sensors.map((s) => s.sensor_id), generated, deleted });
       // Fresh planner statistics for the table that just changed size; the data is committed

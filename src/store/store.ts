@@ -53,6 +53,12 @@ export interface Store extends Repositories {
    * (SQLite keeps one table and writes every bucket size at ingest: none).
    */
   upkeep?: StoreUpkeep;
+  /**
+   * PostgreSQL: generated series (one per sensor, in time order) loaded by COPY with their buckets
+   * in one transaction, replacing every measurement when asked; answers how many it removed.
+   * SQLite has none: the service inserts the series in a transaction of its own.
+   */
+  loadSeries?(series: readonly GeneratedSeries[], replace: boolean): Promise<number>;
   /** Hooks the app sets to observe the store (metrics); unset, they cost nothing. */
   instruments: StoreInstruments;
   /**
@@ -76,6 +82,13 @@ export interface Store extends Repositories {
 }
 
 export type MaybePromise<T> = T | Promise<T>;
+
+/** One sensor's generated rows, in time order. */
+export interface GeneratedSeries {
+  sensorId: number;
+  timestamps: Float64Array;
+  values: Float64Array;
+}
 
 /** What a partitioned store needs done in the background (docs/operations.md, "Partitions"). */
 export interface StoreUpkeep {

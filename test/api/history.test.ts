@@ -166,6 +166,8 @@ describe.each(storeKinds())('GET /measurements/{id}/aggregate (%s)', (kind) => {
       expect(res.body, bucket).toMatchObject([{ count: 2, min: 1, max: 4, mean: 2.5, first: 1, last: 4 }]);
     }
     const buckets = () => dbOf(service.store).selectFrom('history_buckets').select('start_ms').where('sensor_id', '=', id).execute();
+    // PostgreSQL writes the hour and the day when its rollup comes by (the reads above folded them).
+    while (service.store.upkeep && (await service.store.upkeep.rollUp()) > 0);
     expect(await buckets()).toHaveLength(3);
     expect((await service.request('DELETE', `/sensors/${id}`)).status).toBe(409);
     expect(await buckets()).toHaveLength(3);

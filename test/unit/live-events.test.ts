@@ -28,7 +28,12 @@ describe('relay payloads', () => {
   });
 
   it('name the sensors of the rows and the span of their timestamps, many sensors in several records', () => {
-    const rows = Array.from({ length: 5_000 }, (_, i) => ({ measurement_id: 10 + i, sensor_id: 1 + (i % 1_000), value: 0, timestamp: NOW + i }));
+    const rows = Array.from({ length: 5_000 }, (_, i) => ({
+      measurement_id: 10 + i,
+      sensor_id: 1 + (i % 1_000),
+      value: 0,
+      timestamp: NOW + i,
+    }));
     const records = recordsOf('measurements', { rows }).flatMap((r) => (r.topic === 'measurements' ? [r] : []));
     for (const payload of packPayloads('a1', records)) expect(Buffer.byteLength(payload)).toBeLessThanOrEqual(MAX_PAYLOAD_BYTES);
     for (const row of rows) {

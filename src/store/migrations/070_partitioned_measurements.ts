@@ -52,4 +52,3 @@ export function partitionedMeasurementsMigration(kind: StoreKind, log: Migration
     async down() {},
   };
 }
-

@@ -67,8 +67,9 @@ export function postgresHotPaths(pool: pg.Pool) {
     /** A sensor's kept buckets of `size` starting in [from, to), in time order, as arrays of the columns of `read`. */
     async bucketRows(read: BucketRead, sensorId: number, size: number, from: number, to: number): Promise<BucketRow[]> {
       if (size !== FIVE_MINUTES) return coarseBucketRows(pool, read, sensorId, size, from, to);
-      return (await pool.query<number[]>({ text: numbered(bucketReadSql(read)), values: [sensorId, size, from, to], rowMode: 'array' as const }))
-        .rows;
+      return (
+        await pool.query<number[]>({ text: numbered(bucketReadSql(read)), values: [sensorId, size, from, to], rowMode: 'array' as const })
+      ).rows;
     },
     /** The stamps of a sensor's daily buckets starting in [from, to), as [start, stamp] pairs in time order. */
     dayStamps: (sensorId: number, from: number, to: number) => dayStampsWithPending(pool, sensorId, from, to),
@@ -87,7 +88,10 @@ export function postgresHotPaths(pool: pg.Pool) {
           rowMode: 'array' as const,
         });
         // The newest bucket's last row is the newest row, unless single rows were deleted since.
-        found = rows.length > 0 ? ((await lastFrom(sensorId, bucketFloor(Number(rows[0][0])))) ?? (await lastFrom(sensorId, undefined))) : undefined;
+        found =
+          rows.length > 0
+            ? ((await lastFrom(sensorId, bucketFloor(Number(rows[0][0])))) ?? (await lastFrom(sensorId, undefined)))
+            : undefined;
       }
       if (found) newestSeen.set(sensorId, found.timestamp);
       else newestSeen.delete(sensorId);

@@ -13,6 +13,7 @@ import { daysAhead, daysOf, dropDaysBefore, makeDayPartitions, withDayPartitions
 import { postgresRelayChannel } from './relay-channel.js';
 import { withRetry } from './retry.js';
 import { rollUpOnce } from './rollup.js';
+import { loadSeries } from './bulk-load.js';
 import { portableCopy } from '../backup/portable.js';
 
 /**
@@ -72,9 +73,23 @@ export async function openPostgresStore(databaseUrl: string, options: OpenStoreO
     exclusively: (name, work) => jobs.exclusively(name, work),
     remove: removalsOf(db, dialect, (work) => withRetry(() => db.transaction().execute(work)), known),
     relay: postgresRelayChannel(options.listenUrl ?? databaseUrl, db),
+    loadSeries: async (series, replace) => {
+      const timestamps = function* () {
+        for (const s of series) yield* s.timestamps;
+      };
+      const deleted = await loadSeries(pool, series, replace, async () => {
+        await makeDayPartitions(db, daysOf(timestamps()));
+      });
+      hot.forgetNewest();
+      return deleted;
+    },
     upkeep: {
       partitionsAhead: (now) => makeDayPartitions(db, daysAhead(now)),
-      rollUp: async () => rollUpOnce(db, (await repos.sensors.list()).map((s) => s.sensor_id)),
+      rollUp: async () =>
+        rollUpOnce(
+          db,
+          (await repos.sensors.list()).map((s) => s.sensor_id),
+        ),
       dropRawBefore: (cutoff) => dropDaysBefore(db, cutoff),
     },
     instruments,

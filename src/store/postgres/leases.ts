@@ -17,7 +17,9 @@ export function leases(db: Kysely<Database>, leaseMs = LEASE_MS) {
   const interval = sql`${String(leaseMs)}::int * interval '1 millisecond'`;
 
   async function take(name: string, holder: string): Promise<boolean> {
-    const { rows } = await sql<{ holder: string }>`insert into leases (name, holder, expires_at) values (${name}, ${holder}, now() + ${interval})
+    const { rows } = await sql<{
+      holder: string;
+    }>`insert into leases (name, holder, expires_at) values (${name}, ${holder}, now() + ${interval})
       on conflict (name) do update set holder = excluded.holder, expires_at = excluded.expires_at
       where leases.expires_at < now()
       returning holder`.execute(untyped);

@@ -35,4 +35,3 @@ class MigrationDialect extends PostgresDialect {
 export function migrationDb(pool: pg.Pool): Kysely<Database> {
   return new Kysely<Database>({ dialect: new MigrationDialect({ pool }) });
 }
-

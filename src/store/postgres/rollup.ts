@@ -16,7 +16,9 @@ const POINTS = sql.raw(pointsOfBuckets());
 async function refold(trx: Kysely<Database>, sensorIds: number[], starts: number[], size: number, finer: number, stamp: number) {
   const keys = sql`unnest(${sensorIds}::int[], ${starts}::int8[]) as k(sensor_id, start_ms)`;
   await sql`delete from history_buckets b using ${keys}
-    where b.sensor_id = any(${sensorIds}::int[]) and b.sensor_id = k.sensor_id and b.size_ms = ${size}::int8 and b.start_ms = k.start_ms`.execute(trx);
+    where b.sensor_id = any(${sensorIds}::int[]) and b.sensor_id = k.sensor_id and b.size_ms = ${size}::int8 and b.start_ms = k.start_ms`.execute(
+    trx,
+  );
   await sql`insert into history_buckets (${COLUMNS})
     select f.sensor_id, ${size}::int8, ${sql.raw(floorTo('f.start_ms', size))} as start, sum(f.row_count), sum(f.value_sum), ${POINTS}, ${stamp}::int8
     from history_buckets f

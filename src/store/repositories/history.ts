@@ -95,7 +95,9 @@ export function historyRepository(db: Kysely<Database>, dialect: Dialect, { stam
     if (keys.length === 0) return;
     const sorted = [...keys].sort((a, b) => a.start - b.start || a.sensorId - b.sensorId);
     await sql`insert into history_pending (sensor_id, hour_ms)
-      select * from unnest(${sorted.map((k) => k.sensorId)}::int[], ${sorted.map((k) => k.start)}::int8[]) on conflict do nothing`.execute(db);
+      select * from unnest(${sorted.map((k) => k.sensorId)}::int[], ${sorted.map((k) => k.start)}::int8[]) on conflict do nothing`.execute(
+      db,
+    );
   }
 
   return {
