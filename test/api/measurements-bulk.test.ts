@@ -161,10 +161,12 @@ describe.each(storeKinds())('export and synthetic data (%s)', (kind) => {
           dbOf(service.store),
         );
       } else {
-        await sql`create function fail_midway() returns trigger language plpgsql as $$ begin if (select count(*) from measurements) >= 100 then raise exception 'disk full'; end if; return new; end $$`.execute(
+        // One COPY loads every sensor's rows, in sensor order: it fails on the last sensor's.
+        const last = Math.max(...(await dbOf(service.store).selectFrom('sensors').select('sensor_id').execute()).map((s) => s.sensor_id));
+        await sql`create function fail_midway() returns trigger language plpgsql as $$ begin raise exception 'disk full'; end $$`.execute(
           dbOf(service.store),
         );
-        await sql`create trigger fail_midway before insert on measurements for each statement execute function fail_midway()`.execute(
+        await sql`create trigger fail_midway before insert on measurements for each row when (new.sensor_id = ${sql.lit(last)}) execute function fail_midway()`.execute(
           dbOf(service.store),
         );
       }

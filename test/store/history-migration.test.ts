@@ -27,7 +27,7 @@ describe.each(storeKinds())('the history migration (%s)', (kind) => {
       const store = await openStore(database.url, { seedDefaults: false, log: (_details, message) => logged.push(message) });
       try {
         expect(logged[0]).toMatch(/building/);
-        expect(logged.at(-1)).toMatch(/built/);
+        expect(logged).toContain('history buckets: built');
         const raw = await rawRows(dbOf(store), dialectOf(store));
         for (const sensorId of [1, 2]) {
           for (const size of KEPT_SIZES) {
