@@ -113,10 +113,15 @@ export function measurementService({ store, bus, now, log }: ServiceDeps, histor
     },
 
     /** The CSV export of the sensors and window the query selects, as text chunks read page by page. */
-    async exportCsv({ sensor_id, prototype_id, start_time, end_time }: ExportQuery): Promise<AsyncGenerator<string>> {
+    async exportCsv({ sensor_id, prototype_id, start_time, end_time }: ExportQuery): Promise<AsyncGenerator<string | Buffer>> {
       const window = windowOf({ start_time, end_time }, now());
       const sensors = await store.sensors.list({ sensorIds: sensor_id, prototypeId: prototype_id });
-      return exportLines(sensors, (id) => store.measurements.walkWindow(id, window));
+      const copy = store.copyCsvLines;
+      return exportLines(
+        sensors,
+        (id) => store.measurements.walkWindow(id, window),
+        copy && ((id, head, tail) => copy(id, window, head, tail)),
+      );
     },
 
     /**

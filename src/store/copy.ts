@@ -2,6 +2,11 @@ import { type Kysely, sql } from 'kysely';
 import type { Database, DbBool, DbTime } from './database.js';
 import { insidesOf } from './insides.js';
 import type { Store } from './store.js';
+import type { StoredMeasurement } from './database.js';
+import { measurementRepository } from './repositories/measurements.js';
+import { binaryRows } from './postgres/binary-copy.js';
+import { copyRowsIn } from './postgres/bulk-load.js';
+import { daysOf, makeDayPartitions } from './postgres/partitions.js';
 
 export interface CopyProgress {
   (table: string, copied: number, total: number): void;
@@ -287,6 +292,11 @@ export async function copyStore(from: Store, to: Store, progress: CopyProgress):
       }
       return out;
     };
+    if (table === 'measurements') {
+      await copyMeasurements(from, to, (copied) => progress(table, copied, totals[table]));
+      await targetDialect.continueIdentity(targetDb, table, 'measurement_id');
+      continue;
+    }
     let copied = 0;
     let after: Row | undefined;
     for (;;) {
@@ -303,6 +313,64 @@ export async function copyStore(from: Store, to: Store, progress: CopyProgress):
   }
   await copyHistory(from, to, progress);
   return totals;
+}
+
+/** Rows per COPY into PostgreSQL, or per run of inserts into SQLite. */
+const MEASUREMENTS_PER_BATCH = 50_000;
+
+/**
+ * The measurements, sensor by sensor in time order (each read is one sensor's: one shard of a
+ * distributed store), into PostgreSQL by COPY in binary form with the day partitions made as the
+ * rows meet them, into SQLite by batched inserts. Ids are kept.
+ */
+async function copyMeasurements(from: Store, to: Store, progress: (copied: number) => void): Promise<void> {
+  const source = insidesOf(from);
+  const target = insidesOf(to);
+  const rows = measurementRepository(source.db, source.dialect);
+  const knownDays = new Set<number>();
+  let batch: StoredMeasurement[] = [];
+  let copied = 0;
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const pending = batch;
+    batch = [];
+    if (target.pool) {
+      const fresh = daysOf(pending.map((r) => r.timestamp)).filter((d) => !knownDays.has(d));
+      if (fresh.length > 0) {
+        await makeDayPartitions(target.db, fresh);
+        for (const d of fresh) knownDays.add(d);
+      }
+      await copyRowsIn(
+        target.pool,
+        'copy measurements (measurement_id, sensor_id, value, timestamp) from stdin (format binary)',
+        binaryRows(['int8', 'int4', 'float8', 'timestamptz'], pending.length, (i, out) => {
+          const r = pending[i];
+          out[0] = r.measurement_id;
+          out[1] = r.sensor_id;
+          out[2] = r.value;
+          out[3] = r.timestamp;
+        }),
+      );
+    } else {
+      for (let i = 0; i < pending.length; i += BATCH) {
+        await target.db
+          .insertInto('measurements')
+          .values(pending.slice(i, i + BATCH).map((r) => ({ ...r, timestamp: target.dialect.time(r.timestamp) })))
+          .execute();
+      }
+    }
+    copied += pending.length;
+    progress(copied);
+  };
+  const sensorIds = (await source.db.selectFrom('sensors').select('sensor_id').orderBy('sensor_id').execute()).map((s) => s.sensor_id);
+  for (const sensorId of sensorIds) {
+    for await (const page of rows.walkWindow(sensorId, { endInclusive: false })) {
+      for (const row of page) batch.push(row);
+      if (batch.length >= MEASUREMENTS_PER_BATCH) await flush();
+    }
+  }
+  await flush();
+  if (copied === 0) progress(0);
 }
 
 /**

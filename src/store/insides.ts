@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type pg from 'pg';
 import type { Database } from './database.js';
 import type { Dialect } from './dialect.js';
 import type { Store } from './store.js';
@@ -7,6 +8,8 @@ import type { Store } from './store.js';
 export interface StoreInsides {
   db: Kysely<Database>;
   dialect: Dialect;
+  /** PostgreSQL: the pool, for what goes past the query builder (COPY). */
+  pool?: pg.Pool;
 }
 
 const insides = new WeakMap<Store, StoreInsides>();

@@ -1,4 +1,5 @@
 import type { NewMeasurement, StoredActuator, StoredMeasurement } from './database.js';
+import type { TimeWindow } from '../domain/time-window.js';
 import type { StoreKind } from './dialect.js';
 import type { Repositories } from './repositories/index.js';
 import type { Removal } from './repositories/removals.js';
@@ -59,6 +60,12 @@ export interface Store extends Repositories {
    * SQLite has none: the service inserts the series in a transaction of its own.
    */
   loadSeries?(series: readonly GeneratedSeries[], replace: boolean): Promise<number>;
+  /**
+   * PostgreSQL: one sensor's measurements in a window as the export's CSV lines, written by the
+   * server (COPY): `head`, the value as JavaScript writes it, a comma, the ISO timestamp, `tail`,
+   * CRLF; in time order. SQLite has none: the service writes the lines from pages of rows.
+   */
+  copyCsvLines?(sensorId: number, window: TimeWindow, head: string, tail: string): AsyncIterable<Buffer>;
   /** Hooks the app sets to observe the store (metrics); unset, they cost nothing. */
   instruments: StoreInstruments;
   /**

@@ -43,6 +43,20 @@ async function copyIn(client: pg.PoolClient, statement: string, rows: Iterable<B
   await pipeline(Readable.from(rows), client.query(copyFrom(statement)));
 }
 
+/** One COPY … FROM STDIN of `rows` (binary COPY buffers) on a connection of the pool, committed on its own. */
+export async function copyRowsIn(pool: pg.Pool, statement: string, rows: Iterable<Buffer>): Promise<void> {
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    await copyIn(client, statement, rows);
+  } catch (error) {
+    broken = true;
+    throw error;
+  } finally {
+    client.release(broken || undefined);
+  }
+}
+
 /**
  * Generated series loaded by COPY in one transaction: ids reserved in one block beforehand and
  * given in each series' time order, the rows' buckets of every kept size summarized here from the

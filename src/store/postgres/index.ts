@@ -14,6 +14,7 @@ import { postgresRelayChannel } from './relay-channel.js';
 import { withRetry } from './retry.js';
 import { rollUpOnce } from './rollup.js';
 import { loadSeries } from './bulk-load.js';
+import { copyCsvLines } from './csv-copy.js';
 import { portableCopy } from '../backup/portable.js';
 
 /**
@@ -83,6 +84,7 @@ export async function openPostgresStore(databaseUrl: string, options: OpenStoreO
       hot.forgetNewest();
       return deleted;
     },
+    copyCsvLines: (sensorId, window, head, tail) => copyCsvLines(pool, sensorId, window, head, tail),
     upkeep: {
       partitionsAhead: (now) => makeDayPartitions(db, daysAhead(now)),
       rollUp: async () =>
@@ -99,5 +101,5 @@ export async function openPostgresStore(databaseUrl: string, options: OpenStoreO
     backupTo: (dest, progress) => portableCopy(store, dest, progress),
     close: () => db.destroy(),
   };
-  return withInsides(store, { db, dialect });
+  return withInsides(store, { db, dialect, pool });
 }
