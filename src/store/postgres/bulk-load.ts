@@ -100,7 +100,10 @@ export async function loadSeries(
     try {
       let deleted = 0;
       if (replace) {
-        deleted = Number((await client.query<{ n: string }>('select count(*) as n from measurements')).rows[0].n);
+        deleted = Number(
+          (await client.query<{ n: string }>('select count(*) as n from measurements where sensor_id = any(array(select sensor_id from sensors))'))
+            .rows[0].n,
+        );
         await client.query('truncate measurements, history_buckets, history_pending');
         await client.query('delete from settings where key = $1', [RETIRED_BEFORE_KEY]);
       }
