@@ -1,3 +1,4 @@
+import { listenEnv } from './stores.js';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
@@ -31,7 +32,7 @@ export const BUILT = {
 export async function spawnService(env: Record<string, string>, timeoutMs = 60_000, nodeArgs: string[] = []): Promise<ServiceProcess> {
   const child = spawn(process.execPath, [...nodeArgs, BUILT.server], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...listenEnv(env.DATABASE_URL), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];

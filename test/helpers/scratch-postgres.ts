@@ -9,8 +9,21 @@ import pg from 'pg';
  */
 const spare: string[] = [];
 
+/**
+ * The harness's own statements (making, emptying and dropping databases, ending their sessions) go
+ * to the server itself when the services reach it through a pooler (TEST_DATABASE_DIRECT_PORT):
+ * a pooler would hand a session it just saw ended to the next client.
+ */
+function direct(url: string): string {
+  const port = process.env.TEST_DATABASE_DIRECT_PORT;
+  if (!port) return url;
+  const parsed = new URL(url);
+  parsed.port = port;
+  return parsed.toString();
+}
+
 async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
+  const client = new pg.Client({ connectionString: direct(url) });
   await client.connect();
   try {
     return await work(client);

@@ -8,7 +8,7 @@ import { type Config, loadConfig, storeOptions } from '../../src/config/index.js
 import type { ChangeBus } from '../../src/core/bus.js';
 import type { StoreKind } from '../../src/store/dialect.js';
 import { openStore, type Store } from '../../src/store/index.js';
-import { type ScratchDatabase, scratchDatabase } from './stores.js';
+import { listenEnv, type ScratchDatabase, scratchDatabase } from './stores.js';
 
 export interface Reply<T = any> {
   status: number;
@@ -59,7 +59,13 @@ export async function startService(kind: StoreKind, options: StartOptions = {}):
   const database = options.database ?? (await scratchDatabase(kind));
   // Timelapses go to a folder of the test's own (made only when a timelapse starts), never ./data.
   const timelapseDir = join(tmpdir(), `sensorhub-timelapses-${randomBytes(6).toString('hex')}`);
-  const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', TIMELAPSE_DIR: timelapseDir, ...options.env });
+  const config = loadConfig({
+    DATABASE_URL: database.url,
+    LOG_LEVEL: 'silent',
+    TIMELAPSE_DIR: timelapseDir,
+    ...listenEnv(database.url),
+    ...options.env,
+  });
   const store = await openStore(config.databaseUrl, storeOptions(config));
   const clock: { now: number | undefined } = { now: options.now };
   const app = await buildApp(config, store, { now: () => clock.now ?? Date.now(), logger: false, bus: options.bus, ...options.app });

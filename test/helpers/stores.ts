@@ -48,3 +48,16 @@ export function bareConnection(kind: StoreKind, url: string): { db: Kysely<Datab
 export const dbOf = (store: Store): Kysely<Database> => insidesOf(store).db;
 /** The dialect of a store opened by `openStore`. */
 export const dialectOf = (store: Store): Dialect => insidesOf(store).dialect;
+
+/**
+ * When the suite's PostgreSQL is reached through a pooler in transaction mode
+ * (TEST_DATABASE_DIRECT_PORT names the server's own port), the relay's LISTEN goes to the server
+ * itself: DATABASE_LISTEN_URL, as an operator sets it. Nothing otherwise.
+ */
+export function listenEnv(databaseUrl: string | undefined): Record<string, string> {
+  const port = process.env.TEST_DATABASE_DIRECT_PORT;
+  if (!port || !databaseUrl?.startsWith('postgres')) return {};
+  const url = new URL(databaseUrl);
+  url.port = port;
+  return { DATABASE_LISTEN_URL: url.toString() };
+}
