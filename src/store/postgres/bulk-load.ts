@@ -61,9 +61,11 @@ export async function copyRowsIn(pool: pg.Pool, statement: string, rows: Iterabl
  * Generated series loaded by COPY in one transaction: ids reserved in one block beforehand and
  * given in each series' time order, the rows' buckets of every kept size summarized here from the
  * series, both streamed in PostgreSQL's binary format. `replace` empties the measurements, buckets
- * and noted hours first (truncate: no dead rows), in the same transaction. Otherwise the buckets are
- * merged into what is stored, oldest first and in the order ingest takes them, so the buckets live
- * ingest writes (the newest) are held only for the last moments before the commit.
+ * and noted hours first (truncate: no dead rows), in the same transaction: ingest waits for it,
+ * as for any wipe of the whole store. Otherwise nothing ingest writes is held until the very end:
+ * rows go in beside ingest's, and the buckets are merged into what is stored days and hours first,
+ * then the 5-minute ones oldest first, so those live ingest writes (the newest) are held only for
+ * the last moments before the commit.
  * The day partitions are made beforehand (`makeDays`). Answers how many rows `replace` removed.
  */
 export async function loadSeries(
@@ -93,7 +95,9 @@ export async function loadSeries(
       }
       stream.end();
     }
-    buckets.sort((a, b) => a.size - b.size || a.bucket.start - b.bucket.start || a.sensorId - b.sensorId);
+    // Days and hours first, then the 5-minute buckets oldest first: those live ingest writes (the
+    // newest) are locked in the last moments before the commit, each in the order ingest takes them.
+    buckets.sort((a, b) => b.size - a.size || a.bucket.start - b.bucket.start || a.sensorId - b.sensorId);
     const stamp = newBucketStamp();
 
     await client.query('begin');
@@ -152,10 +156,10 @@ export async function loadSeries(
           `copy loaded_buckets (${columns}) from stdin (format binary)`,
           binaryRows(BUCKET_TYPES, buckets.length, bucketFields),
         );
-        // In the copied order (size, start, sensor): oldest first, the newest last.
+        // In the copied order: days, hours, then 5-minute buckets oldest first.
         await client.query(
           `insert into history_buckets as b (${columns}) select ${columns} from loaded_buckets
-           where sensor_id = any($1::int[]) order by size_ms, start_ms, sensor_id ${MERGE_ON_CONFLICT}`,
+           where sensor_id = any($1::int[]) order by size_ms desc, start_ms, sensor_id ${MERGE_ON_CONFLICT}`,
           [series.map((s) => s.sensorId)],
         );
       }
