@@ -1,0 +1,25 @@
+import pg from 'pg';
+const admin = 'postgres://postgres@127.0.0.1:5432/test';
+const url = 'postgres://postgres@127.0.0.1:5432/pgscale_upgrade';
+const rows = Number(process.argv[2] ?? 2_000_000);
+const c = new pg.Client({ connectionString: admin });
+await c.connect();
+await c.query('drop database if exists pgscale_upgrade');
+await c.query('create database pgscale_upgrade');
+await c.end();
+const before = (await import('/tmp/pg-before/src/store/index.ts')) as typeof import('../work/wt/pgscale/src/store/index.js');
+await (await before.openStore(url, { seedDefaults: true })).close();
+const d = new pg.Client({ connectionString: url });
+await d.connect();
+// A year of readings of 30 sensors.
+await d.query(`insert into sensors (sensor_type, prototype_id, sensor_unit, threshold_critically_low, threshold_low, threshold_high, threshold_critically_high) select 'ph', 0, 'pH', 0, 4, 7, 10 from generate_series(1, 27)`);
+const t0 = Date.now();
+await d.query(`insert into measurements (sensor_id, value, timestamp) select 1 + (g % 30), (g % 1000) / 100.0, now() - (g * (365.0 * 86400 / $1)) * interval '1 second' from generate_series(1, $1) g`, [rows]);
+console.log('loaded', rows, Date.now() - t0, 'ms');
+await d.query('vacuum analyze measurements');
+await d.end();
+const after = (await import('/work/wt/pgscale/src/store/index.ts')) as typeof import('../work/wt/pgscale/src/store/index.js');
+const t1 = Date.now();
+const store = await after.openStore(url, { seedDefaults: false, log: (details, message) => console.log(message, JSON.stringify(details)) });
+console.log('upgrade total', Date.now() - t1, 'ms');
+await store.close();
