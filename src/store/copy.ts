@@ -269,12 +269,10 @@ export async function clear(store: Store): Promise<void> {
     await sql`truncate ${sql.join([...TABLES, 'history_buckets', 'history_pending'].map((t) => sql.table(t)))}`.execute(db);
     return;
   }
-  await db
-    .transaction()
-    .execute(async (trx) => {
-      await trx.deleteFrom('history_buckets').execute();
-      for (const table of [...TABLES].reverse()) await trx.deleteFrom(table).execute();
-    });
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('history_buckets').execute();
+    for (const table of [...TABLES].reverse()) await trx.deleteFrom(table).execute();
+  });
 }
 
 /**

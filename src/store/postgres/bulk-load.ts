@@ -105,8 +105,11 @@ export async function loadSeries(
       let deleted = 0;
       if (replace) {
         deleted = Number(
-          (await client.query<{ n: string }>('select count(*) as n from measurements where sensor_id = any(array(select sensor_id from sensors))'))
-            .rows[0].n,
+          (
+            await client.query<{ n: string }>(
+              'select count(*) as n from measurements where sensor_id = any(array(select sensor_id from sensors))',
+            )
+          ).rows[0].n,
         );
         await client.query('truncate measurements, history_buckets, history_pending');
         await client.query('delete from settings where key = $1', [RETIRED_BEFORE_KEY]);

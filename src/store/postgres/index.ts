@@ -27,7 +27,12 @@ import { portableCopy } from '../backup/portable.js';
 export async function openPostgresStore(databaseUrl: string, options: OpenStoreOptions = {}): Promise<Store> {
   const { db, pool } = openPostgres(databaseUrl, options);
   try {
-    await prepare(db, dialect, options.seedDefaults ?? true, options.log, undefined, migrationDb(pool));
+    const migrating = migrationDb(databaseUrl);
+    try {
+      await prepare(db, dialect, options.seedDefaults ?? true, options.log, undefined, migrating);
+    } finally {
+      await migrating.destroy();
+    }
     await makeDayPartitions(db, daysAhead(Date.now()));
   } catch (error) {
     await db.destroy();

@@ -1,5 +1,5 @@
 import { Kysely, PostgresAdapter, PostgresDialect, sql } from 'kysely';
-import type pg from 'pg';
+import pg from 'pg';
 import type { Database } from '../database.js';
 
 /** Kysely's own number for its migration lock: processes of older versions take the same. */
@@ -31,7 +31,13 @@ class MigrationDialect extends PostgresDialect {
   }
 }
 
-/** A query builder on the store's pool for the migrator alone, with the lock above. */
-export function migrationDb(pool: pg.Pool): Kysely<Database> {
+/**
+ * A query builder for the migrator alone, with the lock above, on a connection of its own without
+ * the service's statement limit (an upgrade may move a whole table in one statement); destroy it
+ * once the migrations are done.
+ */
+export function migrationDb(databaseUrl: string): Kysely<Database> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1, options: '-c TimeZone=UTC -c statement_timeout=0' });
+  pool.on('error', () => {});
   return new Kysely<Database>({ dialect: new MigrationDialect({ pool }) });
 }
