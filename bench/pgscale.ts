@@ -24,6 +24,9 @@ import { type Bucket, bucketStream } from '../src/domain/bucket-fold.js';
 import { bucketStart, DAY, KEPT_SIZES } from '../src/domain/bucket-sizes.js';
 import { binaryRows, type FieldType } from '../src/store/postgres/binary-copy.js';
 import { checkSettings, startCluster } from './lib/pg-cluster.js';
+import type * as StoreModule from '../src/store/index.js';
+import type * as PartitionsModule from '../src/store/postgres/partitions.js';
+import type * as RetentionModule from '../src/history/retention-job.js';
 import { ROOT, startService, type Running } from './lib/processes.js';
 
 const { values: flags } = parseArgs({
@@ -105,7 +108,7 @@ async function copyIn(client: pg.Client, statement: string, rows: Iterable<Buffe
  */
 async function buildStore(build: Build, now: number): Promise<{ yearSensors: number[]; ingestSensors: number[]; seconds: number }> {
   const started = performance.now();
-  const { openStore } = (await import(`${build.root}/src/store/index.ts`)) as typeof import('../src/store/index.js');
+  const { openStore } = (await import(`${build.root}/src/store/index.ts`)) as typeof StoreModule;
   const store = await openStore(build.url, { seedDefaults: true });
   await store.close();
   return withClient(build.url, async (c) => {
@@ -120,9 +123,7 @@ async function buildStore(build: Build, now: number): Promise<{ yearSensors: num
     const yearSensors = await add(YEAR_SENSORS);
     const ingestSensors = await add(INGEST_SENSORS);
     if (build.partitioned) {
-      const { makeDayPartitions } = (await import(
-        `${build.root}/src/store/postgres/partitions.ts`
-      )) as typeof import('../src/store/postgres/partitions.js');
+      const { makeDayPartitions } = (await import(`${build.root}/src/store/postgres/partitions.ts`)) as typeof PartitionsModule;
       const { Kysely, PostgresDialect } = await import('kysely');
       const pool = new pg.Pool({ connectionString: build.url, max: 2 });
       const db = new Kysely<never>({ dialect: new PostgresDialect({ pool }) });
@@ -345,8 +346,8 @@ async function measure(build: Build, now: number): Promise<Figures> {
   }
 
   log(`${build.label}: a day's retention`);
-  const { openStore } = (await import(`${build.root}/src/store/index.ts`)) as typeof import('../src/store/index.js');
-  const { retentionJob } = (await import(`${build.root}/src/history/retention-job.ts`)) as typeof import('../src/history/retention-job.js');
+  const { openStore } = (await import(`${build.root}/src/store/index.ts`)) as typeof StoreModule;
+  const { retentionJob } = (await import(`${build.root}/src/history/retention-job.ts`)) as typeof RetentionModule;
   const store = await openStore(build.url, { seedDefaults: false });
   try {
     const oldest = await withClient(build.url, async (c) =>
@@ -382,7 +383,7 @@ async function measure(build: Build, now: number): Promise<Figures> {
 
 /** 1 M generated rows with their buckets, on a fresh store of the default sensors. */
 async function generated(build: Build): Promise<string> {
-  const { openStore } = (await import(`${build.root}/src/store/index.ts`)) as typeof import('../src/store/index.js');
+  const { openStore } = (await import(`${build.root}/src/store/index.ts`)) as typeof StoreModule;
   await (await openStore(build.url, { seedDefaults: true })).close();
   const service = await startService({ DATABASE_URL: build.url, LOG_LEVEL: 'warn' }, build.root);
   try {

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { type Bucket, foldBuckets } from '../../domain/bucket-fold.js';
 import { type BucketRead, bucketOfRow, type BucketRow } from '../../domain/bucket-rows.js';
 import { bucketStart, DAY, FIVE_MINUTES, HOUR } from '../../domain/bucket-sizes.js';
-import { BUCKET_COLUMNS, BUCKET_READS, floorTo } from '../history-sql.js';
+import { type BUCKET_COLUMNS, BUCKET_READS, floorTo } from '../history-sql.js';
 
 /** Every column of a bucket but its sensor and size: a `whole` row. */
 const WHOLE = BUCKET_READS.whole.join(', ');
