@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -98,7 +98,10 @@ export interface Cluster {
  * never touched. `dir` puts the data folder elsewhere (a disk with room for 10⁸ rows).
  */
 export async function startCluster(dir?: string): Promise<Cluster> {
-  const folder = dir ? { path: dir, remove: () => {} } : temporaryFolder('sensorhub-pgscale-');
+  if (dir) mkdirSync(dir, { recursive: true });
+  const folder = dir
+    ? { path: dir, remove: () => rmSync(join(dir, 'data'), { recursive: true, force: true }) }
+    : temporaryFolder('sensorhub-pgscale-');
   chmodSync(folder.path, 0o777);
   const data = join(folder.path, 'data');
   const bin = binDir();
