@@ -26,8 +26,30 @@ describe.runIf(process.env.TEST_DATABASE_URL)('numbers in the CSV that PostgreSQ
 
   it('are written as JavaScript writes them, at every magnitude and at the edges of plain notation', async () => {
     const edges = [
-      0, -0, 1, -1, 0.1, 1e-4, 1.5e-4, 9.99e-5, 1e-6, 1.2e-6, 1e-7, 9.99e-7, 1e-5, 1e14, 1e15, 1.2345678901234568e15, 1e20, 9.99e20, 1e21,
+      0,
+      -0,
+      1,
+      -1,
+      0.1,
+      1e-4,
+      1.5e-4,
+      9.99e-5,
+      1e-6,
+      1.2e-6,
+      1e-7,
+      9.99e-7,
+      1e-5,
+      1e14,
+      1e15,
+      1.2345678901234568e15,
+      1e20,
+      9.99e20,
+      1e21,
       1.5e21,
+      // Halfway between two doubles from 2^53 up: JavaScript's shortest digits, not PostgreSQL's.
+      44324914927017500,
+      2 ** 60 + 2 ** 8,
+      1.2345678901234567e19,
     ];
     const values = [...edges, ...edges.map((v) => -v), Number.MAX_VALUE, -Number.MAX_VALUE, Number.MIN_VALUE, 5e-324, 123.45, 2 ** 53];
     expect(await written(values)).toEqual(values.map(String));

@@ -9,13 +9,33 @@ import type { TimeWindow } from '../../domain/time-window.js';
  * common range take the plain cast; the others are rewritten from PostgreSQL's exponent form.
  */
 export function jsNumberSql(v: string): string {
-  const parts = `regexp_match(${v}::text, '^(-?)([0-9])(?:\\.([0-9]+))?e([-+][0-9]+)$')`;
+  const parts = `regexp_match(${shortestExponentText(v)}, '^(-?)([0-9])(?:\\.([0-9]+))?e([-+][0-9]+)$')`;
   return `case when ${v} = 0 then '0' when abs(${v}) >= 1e-4 and abs(${v}) < 1e15 then ${v}::text
     else (select case
       when e >= 21 or e <= -7 then s || d || coalesce('.' || r, '') || 'e' || case when e > 0 then '+' else '-' end || abs(e)::text
       when e >= 0 then s || rpad(d || coalesce(r, ''), e + 1, '0') || case when length(coalesce(r, '')) > e then '.' || substr(r, e + 1) else '' end
       else s || '0.' || repeat('0', -e - 1) || d || coalesce(r, '') end
       from (select m[1] as s, m[2] as d, m[3] as r, m[4]::int as e from (select ${parts} as m) x) y) end`;
+}
+
+/**
+ * PostgreSQL's text of a double in exponent form, with JavaScript's digits. From 2^53 up, where
+ * doubles are integers spaced 2 or more apart, a decimal lying exactly halfway between two of them
+ * can be the shortest one that reads back as the value (the even one): JavaScript writes it,
+ * PostgreSQL's shortest-digits output does not (4.4324914927017504e+16 against 44324914927017500).
+ * There the shortest decimal that reads back as the value is searched for; below 2^53 the two
+ * agree.
+ */
+function shortestExponentText(v: string): string {
+  const exact = `${v}::text::numeric`;
+  const exponent = `(length(trunc(abs(${exact}))::text) - 1)`;
+  const candidate = `(select c from (select round(${exact}, least(0, k - 1 - ${exponent})) as c, k from generate_series(1, 17) as k) z
+    where case when abs(c) < 1.7976931348623158e308 then c::float8 = ${v} else false end order by k limit 1)`;
+  const digits = `rtrim(abs(c)::text, '0')`;
+  return `case when abs(${v}) < 9007199254740992 then ${v}::text
+    else (select case when ${v} < 0 then '-' else '' end || left(${digits}, 1)
+      || case when length(${digits}) > 1 then '.' || substr(${digits}, 2) else '' end
+      || 'e+' || (length(abs(c)::text) - 1)::text from (select ${candidate} as c) w) end`;
 }
 
 /** A timestamp as JavaScript's toISOString() writes it (milliseconds, `Z`). */
