@@ -39,6 +39,11 @@ async function reserveIds(client: pg.PoolClient, count: number): Promise<number>
   }
 }
 
+async function retiredBefore(client: pg.PoolClient): Promise<number> {
+  const { rows } = await client.query<{ value: string }>('select value from settings where key = $1', [RETIRED_BEFORE_KEY]);
+  return rows.length > 0 ? Number(rows[0].value) : -Infinity;
+}
+
 async function copyIn(client: pg.PoolClient, statement: string, rows: Iterable<Buffer>): Promise<void> {
   await pipeline(Readable.from(rows), client.query(copyFrom(statement)));
 }
@@ -78,6 +83,9 @@ export async function loadSeries(
   await makeDays();
   const client = await pool.connect();
   try {
+    // Rows older than retention's cutoff are left to retention, outside the buckets, as ingest
+    // leaves them: their hours and days are the permanent record already.
+    const cutoff = replace ? -Infinity : await retiredBefore(client);
     const firstId = count > 0 ? await reserveIds(client, count) : 0;
     // Each sensor's rows with their ids, and their buckets of every size.
     const sensorOf = new Int32Array(count);
@@ -91,7 +99,7 @@ export async function loadSeries(
         sensorOf[i] = s.sensorId;
         at[i] = s.timestamps[k];
         value[i] = s.values[k];
-        stream.push({ measurement_id: firstId + i, value: s.values[k], timestamp: s.timestamps[k] });
+        if (s.timestamps[k] >= cutoff) stream.push({ measurement_id: firstId + i, value: s.values[k], timestamp: s.timestamps[k] });
       }
       stream.end();
     }
