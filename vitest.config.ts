@@ -18,9 +18,8 @@ export default defineConfig({
     // service's modules hold, and each starts its own services and databases.
     isolate: false,
     // Most test files wait on real processes, browsers, brokers and timers rather than compute:
-    // three at once on two cores. The suite on both stores takes about 2½ minutes (it took 6 to
-    // 7.5 with a fresh worker per file, sources compiled by each service process, and a database
-    // made and dropped per file).
+    // three at once on two cores. The suite on both stores takes 7 to 10 minutes, most of it in
+    // browser journeys and process tests that wait on real time.
     maxWorkers: 3,
     globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/service-build.ts', 'test/e2e/dashboard-build.ts'],
   },
