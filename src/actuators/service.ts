@@ -64,7 +64,7 @@ export function actuatorService({ store, bus, now }: ServiceDeps, { decisions, c
     async create(actuator: ActuatorBase): Promise<ActuatorWithInterlocks> {
       const interlocks = normalInterlocks(actuator.interlocks ?? []);
       const settings = safetyDefaults(actuator);
-      checkSettings({ ...settings, interlocks }, ['body']);
+      checkSettings({ ...settings, activation_duration: actuator.activation_duration, interlocks }, ['body']);
       const created = await store.transaction(async (tx) => {
         if (!(await tx.sensors.get(actuator.sensor_id))) throw new NotFound(sensorNotFound(actuator.sensor_id));
         await checkInterlockSensors(tx, interlocks);
