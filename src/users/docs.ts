@@ -97,7 +97,7 @@ export const userDocs = {
     'List Device Tokens',
     'listDeviceTokens',
     "The user's device tokens without their secret, by token_id, expired ones included, with `last_used_at` to " +
-      "within a minute (null: never used). A user may list its own (read), an administrator anyone's; another " +
+      "within a minute (null: never used). A user may list its own (read), an administrator (admin, with or without read) anyone's; another " +
       "user's: 403. 404 for an unknown user (to an administrator)." +
       ENFORCED_ONLY,
   ),
@@ -106,7 +106,7 @@ export const userDocs = {
     'Revoke Device Token',
     'revokeDeviceToken',
     'Revokes that one device token: it stops working at once and the event streams it opened end (on every instance). ' +
-      "204; 404 for an unknown token. A user may revoke its own (read), an administrator anyone's; another user's: 403." +
+      "204; 404 for an unknown token. A user may revoke its own (read), an administrator (admin, with or without read) anyone's; another user's: 403." +
       ENFORCED_ONLY,
   ),
   items: doc(USERS_AND_PICTURE, 'Read Items', 'readItems', 'Echoes a valid bearer token (in both access modes); 401 otherwise.'),

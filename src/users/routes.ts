@@ -138,7 +138,8 @@ const userRoutes: FastifyPluginAsyncTypebox<UserRouteDeps> = async (app, { confi
     },
   });
 
-  // Device tokens (§6.1): made by an administrator; listed and revoked by their user (read) or an administrator.
+  // Device tokens (§6.1): made by an administrator; listed and revoked by their user (read) or an
+  // administrator, with or without read: whoever may make one may also see and revoke it.
   app.post('/users/:username/tokens', {
     config: { access: 'admin' },
     onRequest: enforcedOnly,
@@ -153,7 +154,7 @@ const userRoutes: FastifyPluginAsyncTypebox<UserRouteDeps> = async (app, { confi
   });
 
   app.get('/users/:username/tokens', {
-    config: { access: 'read' },
+    config: { access: ['read', 'admin'] },
     onRequest: enforcedOnly,
     schema: {
       ...docs.listTokens,
@@ -165,7 +166,7 @@ const userRoutes: FastifyPluginAsyncTypebox<UserRouteDeps> = async (app, { confi
   });
 
   app.delete('/tokens/:token_id', {
-    config: { access: 'read' },
+    config: { access: ['read', 'admin'] },
     onRequest: enforcedOnly,
     schema: {
       ...docs.revokeToken,
