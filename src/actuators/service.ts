@@ -149,9 +149,11 @@ export function actuatorService({ store, bus, now }: ServiceDeps, { decisions, c
      */
     async markActivated(actuatorId: number): Promise<ActuatorWithInterlocks> {
       const done = await store.transaction(async (tx) => {
-        const at = now();
         const current = await tx.actuators.getForUpdate(actuatorId);
         if (!current) return undefined;
+        // Taken under the row lock, as a refill's time is: the journal lists a pump's doses and
+        // refills in the order they changed its bottle, not in the order they arrived.
+        const at = now();
         const volume = doseVolume(current.activation_duration, current.flow_ml_per_s);
         const marked = await tx.actuators.markActivated(actuatorId, at, stockAfterDose(current.stock_ml, volume));
         if (!marked) return undefined;
