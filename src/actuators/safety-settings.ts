@@ -1,7 +1,7 @@
 import type { ActuatorBase, InterlockInput } from '../domain/actuator.js';
 import type { ValidationIssue } from '../core/errors.js';
 import type { StoredInterlock } from '../store/index.js';
-import { DEFAULT_LOCKOUT_AFTER } from '../safety/index.js';
+import { DEFAULT_LOCKOUT_AFTER, MAX_DOSE_ML } from '../safety/index.js';
 
 type SafetySettings = Pick<
   Required<ActuatorBase>,
@@ -38,13 +38,27 @@ export function safetyDefaults(actuator: ActuatorBase): SafetySettings {
  * What the schema cannot say about volumes (docs/api.md §15): a daily ml limit and a tracked stock
  * both count millilitres, which only a flow gives. Without one the limit would never hold and the
  * bottle would never empty, so the grower is told at once rather than trusting a count that does
- * not run. `loc` is where the actuator's fields are in the request.
+ * not run. A flow whose dose (activation_duration × flow_ml_per_s) is over MAX_DOSE_ML is refused:
+ * such a product overflows to Infinity, which no record can keep or answer. `loc` is where the
+ * actuator's fields are in the request.
  */
 export function volumeIssues(
-  settings: Pick<SafetySettings, 'flow_ml_per_s' | 'max_ml_per_day' | 'stock_ml'>,
+  settings: Pick<SafetySettings, 'flow_ml_per_s' | 'max_ml_per_day' | 'stock_ml'> & { activation_duration: number },
   loc: (string | number)[],
 ): ValidationIssue[] {
-  if (settings.flow_ml_per_s !== null) return [];
+  if (settings.flow_ml_per_s !== null) {
+    const volume = settings.activation_duration * settings.flow_ml_per_s;
+    if (!(volume <= MAX_DOSE_ML)) {
+      return [
+        {
+          loc: [...loc, 'flow_ml_per_s'],
+          msg: `activation_duration × flow_ml_per_s must be at most ${MAX_DOSE_ML} ml a dose`,
+          type: 'volume_too_large',
+        },
+      ];
+    }
+    return [];
+  }
   const issues: ValidationIssue[] = [];
   if (settings.max_ml_per_day !== null) {
     issues.push({ loc: [...loc, 'max_ml_per_day'], msg: 'max_ml_per_day needs flow_ml_per_s', type: 'volume_needs_flow' });

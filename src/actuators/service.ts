@@ -64,7 +64,7 @@ export function actuatorService({ store, bus, now }: ServiceDeps, { decisions, c
     async create(actuator: ActuatorBase): Promise<ActuatorWithInterlocks> {
       const interlocks = normalInterlocks(actuator.interlocks ?? []);
       const settings = safetyDefaults(actuator);
-      checkSettings({ ...settings, interlocks }, ['body']);
+      checkSettings({ ...settings, activation_duration: actuator.activation_duration, interlocks }, ['body']);
       const created = await store.transaction(async (tx) => {
         if (!(await tx.sensors.get(actuator.sensor_id))) throw new NotFound(sensorNotFound(actuator.sensor_id));
         await checkInterlockSensors(tx, interlocks);
@@ -149,9 +149,11 @@ export function actuatorService({ store, bus, now }: ServiceDeps, { decisions, c
      */
     async markActivated(actuatorId: number): Promise<ActuatorWithInterlocks> {
       const done = await store.transaction(async (tx) => {
-        const at = now();
         const current = await tx.actuators.getForUpdate(actuatorId);
         if (!current) return undefined;
+        // Taken under the row lock, as a refill's time is: the journal lists a pump's doses and
+        // refills in the order they changed its bottle, not in the order they arrived.
+        const at = now();
         const volume = doseVolume(current.activation_duration, current.flow_ml_per_s);
         const marked = await tx.actuators.markActivated(actuatorId, at, stockAfterDose(current.stock_ml, volume));
         if (!marked) return undefined;

@@ -2,7 +2,7 @@ import type { ChangeBus, Changes } from '../core/bus.js';
 import type { Logger } from '../core/logger.js';
 import type { AlertKind } from '../domain/alert.js';
 import { isRelayed } from '../events/postgres-relay.js';
-import type { Repositories, Store } from '../store/index.js';
+import { isMissingReference, type Repositories, type Store } from '../store/index.js';
 import { type ActuatorAlertDeps, clearActuatorAlert, isUniqueViolation, raiseActuatorAlert } from './actuator-alerts.js';
 import type { AlertNews } from './alert-json.js';
 
@@ -51,8 +51,10 @@ export function actuatorWatch(deps: ActuatorWatchDeps) {
       } catch (error) {
         // Another instance raised it between our read and insert: the unique index kept it to one.
         if (isUniqueViolation(error)) return;
-        log.error({ err: error, actuatorId, kind }, 'changing an actuator alert failed');
         on.delete(key);
+        // The actuator was deleted between our read and insert: an expected race, nothing to change.
+        if (isMissingReference(error)) log.info({ actuatorId, kind }, 'actuator deleted while its alert was changing: nothing to change');
+        else log.error({ err: error, actuatorId, kind }, 'changing an actuator alert failed');
         return;
       }
       if (news) bus.publish('alert', news);

@@ -2,7 +2,7 @@ import type { ChangeBus } from '../core/bus.js';
 import type { Logger } from '../core/logger.js';
 import { isRelayed } from '../events/postgres-relay.js';
 import { isStockLow } from '../safety/index.js';
-import type { Store, StoredActuator } from '../store/index.js';
+import { isMissingReference, type Store, type StoredActuator } from '../store/index.js';
 import { type ActuatorAlertDeps, clearActuatorAlert, isUniqueViolation, raiseActuatorAlert } from './actuator-alerts.js';
 import type { AlertNews } from './alert-json.js';
 
@@ -48,7 +48,10 @@ export function stockWatch(deps: StockWatchDeps) {
         });
       } catch (error) {
         // Another instance raised it between our read and insert: the unique index kept it to one.
-        if (!isUniqueViolation(error)) log.error({ err: error, actuatorId }, 'changing the stock_low alert of an actuator failed');
+        // The actuator deleted between our read and insert is an expected race too: nothing to change.
+        if (isMissingReference(error))
+          log.info({ actuatorId }, 'actuator deleted while its stock_low alert was changing: nothing to change');
+        else if (!isUniqueViolation(error)) log.error({ err: error, actuatorId }, 'changing the stock_low alert of an actuator failed');
         return;
       }
       if (news) bus.publish('alert', news);

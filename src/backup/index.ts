@@ -7,6 +7,7 @@ import type { App } from '../http/app-type.js';
 import type { Store } from '../store/index.js';
 import { type GoodBackup, goodBackups, prune, removePartials } from './folder.js';
 import { makeBackup } from './make.js';
+import { assertStoreOutsideBackups, storeFilesOf } from './store-files.js';
 import { isOverdue, nextBackupAt, OVERDUE_GRACE_MS } from './names.js';
 
 /** What /healthz shows of the backups: the newest good one, and whether all is well. */
@@ -24,7 +25,7 @@ export interface BackupOptions {
 }
 
 export interface BackupDeps {
-  config: Pick<Config, 'backupDir' | 'backupEveryMs' | 'backupKeep' | 'alertWebhookUrls'>;
+  config: Pick<Config, 'databaseUrl' | 'backupDir' | 'backupEveryMs' | 'backupKeep' | 'alertWebhookUrls'>;
   store: Store;
   bus: ChangeBus;
   now: () => number;
@@ -48,6 +49,9 @@ export async function register(app: App, deps: BackupDeps): Promise<{ status: ()
   const options = deps.backupOptions ?? {};
   const dir = config.backupDir;
   if (dir === undefined) return undefined;
+  // A store kept under a backup's name would be deleted by rotation: the start is refused.
+  assertStoreOutsideBackups(config.databaseUrl, dir);
+  const storeFiles = storeFilesOf(config.databaseUrl);
   const log = app.log.child({ backup_dir: dir });
   const timers = options.timers ?? systemTimers;
   const soonMs = options.soonMs ?? 2000;
@@ -106,7 +110,7 @@ export async function register(app: App, deps: BackupDeps): Promise<{ status: ()
       state.newest = { file: made.file, at: made.at, bytes: made.bytes };
       state.lastFailed = false;
       log.info({ file: made.file, bytes: made.bytes, rows: made.counts, ms: Date.now() - started }, 'backup written and checked');
-      const removed = prune(dir as string, config.backupKeep);
+      const removed = prune(dir as string, config.backupKeep, storeFiles.holds);
       if (removed.length > 0) log.info({ removed, keep: config.backupKeep }, 'old backups removed');
       await alerts.clear('backup');
     } catch (error) {
@@ -145,7 +149,7 @@ export async function register(app: App, deps: BackupDeps): Promise<{ status: ()
   }
 
   app.addHook('onReady', async () => {
-    const stale = removePartials(dir);
+    const stale = removePartials(dir, { isStore: storeFiles.holds, ownIsStale: true });
     if (stale.length > 0) log.warn({ removed: stale }, 'removed what an interrupted backup left');
     state.newest = goodBackups(dir)[0];
     schedule();

@@ -32,6 +32,12 @@ export function timeOfBackup(name: string): number | undefined {
 
 export const isPartial = (name: string): boolean => PARTIAL.test(name);
 
+/** The id of the process that was writing a `.partial` (undefined when its name does not say). */
+export function pidOfPartial(name: string): number | undefined {
+  const match = /^\.sensorhub-\d{8}T\d{6}Z-(\d+)\.db\.partial/.exec(name);
+  return match ? Number(match[1]) : undefined;
+}
+
 /** Of good backup names, the ones beyond the newest `keep`: oldest first. Other names are never chosen. */
 export function beyondKeep(names: readonly string[], keep: number): string[] {
   const good = names.filter((name) => timeOfBackup(name) !== undefined).sort();

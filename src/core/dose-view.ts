@@ -1,17 +1,18 @@
 import type { ActivationRecord } from '../domain/actuator.js';
 import type { StoredActivation } from '../store/index.js';
+import { finiteOrNull } from './finite.js';
 
 /**
  * A dose as the API answers it (docs/api.md §14, §15), the same in `GET /actuators/{id}/activations`,
  * the `dose` event and the MQTT doses topic: its time as ISO text, its volume (null without a
- * flow then).
+ * flow then, or when the store holds a volume that is not a finite number).
  */
 export const doseView = (dose: StoredActivation): ActivationRecord => ({
   activation_id: dose.activation_id,
   actuator_id: dose.actuator_id,
   activated_at: new Date(dose.activated_at).toISOString(),
   duration: dose.duration,
-  value_before: dose.value_before,
+  value_before: finiteOrNull(dose.value_before),
   answered: dose.answered,
-  volume_ml: dose.volume_ml ?? null,
+  volume_ml: finiteOrNull(dose.volume_ml),
 });

@@ -62,7 +62,8 @@ export function addDoses(buckets: DoseBucket[], doses: readonly DoseAmount[], si
     }
     last.doses += 1;
     last.seconds = sixDecimals(last.seconds + dose.duration);
-    if (dose.volume_ml !== null) last.volume_ml = sixDecimals((last.volume_ml ?? 0) + dose.volume_ml);
+    // A volume the store holds that is not finite is not known: it adds nothing, as a dose without a flow.
+    if (dose.volume_ml !== null && Number.isFinite(dose.volume_ml)) last.volume_ml = sixDecimals((last.volume_ml ?? 0) + dose.volume_ml);
   }
 }
 

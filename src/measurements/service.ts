@@ -9,9 +9,7 @@ import { InvalidInput, NotFound, type ValidationIssue } from '../core/errors.js'
 import type { ServiceDeps } from '../core/service-deps.js';
 import type { HistoryService } from '../history/service.js';
 import { windowOf } from '../core/window.js';
-
-/** A device with a broken clock must not poison "last measurement". */
-const MAX_FUTURE_MS = 5 * 60 * 1000;
+import { keptStamp } from './stamps.js';
 
 /** A window's answer: short enough to hold whole, or pages to stream as they are read. */
 export type WindowRows = { rows: StoredMeasurement[] } | { pages: AsyncGenerator<StoredMeasurement[]> };
@@ -48,15 +46,15 @@ export function measurementService({ store, bus, now, log }: ServiceDeps, histor
       const issues: ValidationIssue[] = [];
       for (let index = 0; index < items.length; index++) {
         const item = items[index];
-        const timestamp = item.timestamp === undefined ? receivedAt : parseDateTime(item.timestamp);
-        if (timestamp > receivedAt + MAX_FUTURE_MS) {
+        // A device with a broken clock must not poison "last measurement", nor a fast one outrank the readings after it.
+        const timestamp = keptStamp(item.timestamp === undefined ? undefined : parseDateTime(item.timestamp), receivedAt);
+        if (timestamp === 'too_far_ahead') {
           issues.push({
             loc: batch ? ['body', index, 'timestamp'] : ['body', 'timestamp'],
             msg: 'timestamp is more than 5 minutes in the future',
             type: 'value_error',
           });
-        }
-        rows[index] = { sensor_id: item.sensor_id, value: item.value, timestamp };
+        } else rows[index] = { sensor_id: item.sensor_id, value: item.value, timestamp };
       }
       if (issues.length > 0) throw new InvalidInput(...issues);
       const ids = rows.map((r) => r.sensor_id);

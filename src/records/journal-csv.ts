@@ -12,9 +12,12 @@ export function journalColumns(sources: readonly JournalSource[]): string[] {
 /**
  * Free text a person wrote (a note, a tag, a name) as a spreadsheet will show it: one that starts
  * like a formula (`=`, `+`, `-`, `@`, a tab or a carriage return) is prefixed with `'`, so opening
- * the file never runs what someone typed into a note (CSV injection).
+ * the file never runs what someone typed into a note (CSV injection). So is every place where a
+ * formula would start after a separator a spreadsheet may be told to split on (`;`, `,`, tab, `|`,
+ * spaces after it too): `x;=1+2;` opened as `;`-separated would otherwise make `=1+2` a cell.
  */
-export const spreadsheetText = (text: string): string => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
+export const spreadsheetText = (text: string): string =>
+  text.replace(/^[=+\-@\t\r]/, "'$&").replace(/([;,\t|][ ]*)([=+\-@\t\r])/g, "$1'$2");
 
 /** A field as text: nothing for null, `true`/`false`, numbers as JSON writes them. */
 const fieldOf = (value: DetailValue | undefined): string | number =>

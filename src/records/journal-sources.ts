@@ -1,5 +1,6 @@
 import type { RecordPage } from '../domain/journal-page.js';
 import type { Store } from '../store/index.js';
+import { finiteOrNull } from '../core/finite.js';
 
 /** A detail of an entry: a number, a text, a yes/no, or nothing. */
 export type DetailValue = number | string | boolean | null;
@@ -77,7 +78,12 @@ const doses: JournalSource = {
         id: d.activation_id,
         sensor_id: d.sensor_id,
         actuator_id: d.actuator_id,
-        detail: { duration: d.duration, volume_ml: d.volume_ml, value_before: d.value_before, answered: d.answered },
+        detail: {
+          duration: d.duration,
+          volume_ml: finiteOrNull(d.volume_ml),
+          value_before: finiteOrNull(d.value_before),
+          answered: d.answered,
+        },
       }),
     );
   },

@@ -24,5 +24,5 @@ export {
   type LimitKind,
   type LimitSettings,
 } from './limits.js';
-export { doseVolume, isStockLow, stockAfterDose, toMicrolitre } from './stock.js';
+export { doseVolume, isStockLow, MAX_DOSE_ML, stockAfterDose, toMicrolitre } from './stock.js';
 export { correctiveDirection, DEFAULT_LOCKOUT_AFTER, judgeDose, nextUnansweredStreak, shouldLockOut } from './judging.js';

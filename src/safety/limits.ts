@@ -32,9 +32,18 @@ export const dosesInLastHour = (doses: readonly DoseRecord[], at: number): numbe
 export const secondsInLastDay = (doses: readonly DoseRecord[], at: number): number =>
   within(doses, at, DAY_SECONDS).reduce((sum, d) => sum + d.duration, 0);
 
-/** A dose recorded without a volume (no flow then) counts at today's flow, or 0 without one. */
+/**
+ * A dose recorded without a volume (no flow then) counts at today's flow, or 0 without one. A
+ * stored volume that is not a finite number (an edited file) is not known: it counts as Infinity,
+ * so the daily ml limit holds the pump back rather than let -Infinity or NaN free it.
+ */
+const mlOf = (dose: DoseRecord, flowMlPerS: number | null): number => {
+  if (dose.volume_ml === null) return flowMlPerS === null ? 0 : dose.duration * flowMlPerS;
+  return Number.isFinite(dose.volume_ml) ? dose.volume_ml : Infinity;
+};
+
 export const mlInLastDay = (doses: readonly DoseRecord[], at: number, flowMlPerS: number | null): number =>
-  within(doses, at, DAY_SECONDS).reduce((sum, d) => sum + (d.volume_ml ?? (flowMlPerS === null ? 0 : d.duration * flowMlPerS)), 0);
+  within(doses, at, DAY_SECONDS).reduce((sum, d) => sum + mlOf(d, flowMlPerS), 0);
 
 /** Whether one more dose at `at` would break the limit of this kind. */
 export function limitBinds(kind: LimitKind, settings: LimitSettings, doses: readonly DoseRecord[], at: number): boolean {

@@ -11,6 +11,13 @@
 
 const MICROLITRES_PER_ML = 1e6;
 
+/**
+ * The largest dose an actuator's settings may make (activation_duration × flow_ml_per_s): a
+ * thousand cubic metres, far beyond any pump, and far below where sums of doses and microlitre
+ * rounding stop being finite numbers.
+ */
+export const MAX_DOSE_ML = 1e9;
+
 /** Millilitres, to the microlitre. */
 export const toMicrolitre = (ml: number): number => Math.round(ml * MICROLITRES_PER_ML) / MICROLITRES_PER_ML;
 

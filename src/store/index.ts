@@ -24,7 +24,7 @@ export { clear as emptyStore, copyStore, rowCounts } from './copy.js';
 export type { BackupProgress, TableCounts } from './backup/types.js';
 export { checkSqliteCopy, type CopyCheck } from './backup/sqlite-file.js';
 export { restoreSqliteStore, type RestoreResult } from './backup/restore.js';
-export { sqliteFileOf } from './backup/paths.js';
+export { realPathOf, sqliteFileOf } from './backup/paths.js';
 export { fsyncPath } from './fsync.js';
 
 /**

@@ -20,10 +20,20 @@ import {
   UserView,
 } from './schemas.js';
 import type { Auth } from '../auth/index.js';
+import { Forbidden } from '../core/errors.js';
 import type { Config } from '../config/index.js';
 import type { UserService } from './service.js';
 
 const bearer = [{ OAuth2PasswordBearer: [] }];
+
+/**
+ * In AUTH_MODE=open nobody says who they are: user administration over HTTP would let anyone make
+ * an administrator, take over an account or mint a long-lived token, all of which would keep working
+ * after the switch to enforced. Refused before the body is even read; the command line does it.
+ */
+export const OPEN_MODE_REFUSAL =
+  'User administration over HTTP needs AUTH_MODE=enforced (in open mode anyone could make administrators or tokens); ' +
+  'in open mode use the command line: sensorhub users … (npm run users -- … in a checkout)';
 
 /** What the user routes are given. */
 export interface UserRouteDeps {
@@ -36,6 +46,10 @@ const userRoutes: FastifyPluginAsyncTypebox<UserRouteDeps> = async (app, { confi
   // The OAuth2 password flow posts HTML forms. Registered inside this plugin only, so every other
   // route keeps refusing form bodies with 415.
   await app.register(formbody);
+  /** The onRequest hook of every user-administration and device-token route (§6.1). */
+  const enforcedOnly = async () => {
+    if (config.authMode !== 'enforced') throw new Forbidden(OPEN_MODE_REFUSAL);
+  };
   acceptMultipartForms(app, { fields: 20, fieldSize: 64 * 1024, files: 5, fileSize: 64 * 1024 });
 
   app.post('/token', {
@@ -84,18 +98,21 @@ const userRoutes: FastifyPluginAsyncTypebox<UserRouteDeps> = async (app, { confi
   // User administration (§6.1): needs admin in enforced mode (the guard checks it).
   app.get('/users', {
     config: { access: 'admin' },
+    onRequest: enforcedOnly,
     schema: { ...docs.list, security: bearer, response: { 200: Type.Array(UserView), ...errorResponses(401, 403) } },
     handler: () => users.list(),
   });
 
   app.post('/users', {
     config: { access: 'admin' },
+    onRequest: enforcedOnly,
     schema: { ...docs.add, security: bearer, body: NewUser, response: { 200: UserView, ...errorResponses(401, 403, 409, 422) } },
     handler: (request) => users.add(request.principal, request.body),
   });
 
   app.patch('/users/:username', {
     config: { access: 'admin' },
+    onRequest: enforcedOnly,
     schema: {
       ...docs.change,
       security: bearer,
@@ -108,6 +125,7 @@ const userRoutes: FastifyPluginAsyncTypebox<UserRouteDeps> = async (app, { confi
 
   app.delete('/users/:username', {
     config: { access: 'admin' },
+    onRequest: enforcedOnly,
     schema: {
       ...docs.remove,
       security: bearer,
@@ -120,9 +138,11 @@ const userRoutes: FastifyPluginAsyncTypebox<UserRouteDeps> = async (app, { confi
     },
   });
 
-  // Device tokens (§6.1): made by an administrator; listed and revoked by their user (read) or an administrator.
+  // Device tokens (§6.1): made by an administrator; listed and revoked by their user (read) or an
+  // administrator, with or without read: whoever may make one may also see and revoke it.
   app.post('/users/:username/tokens', {
     config: { access: 'admin' },
+    onRequest: enforcedOnly,
     schema: {
       ...docs.issueToken,
       security: bearer,
@@ -134,7 +154,8 @@ const userRoutes: FastifyPluginAsyncTypebox<UserRouteDeps> = async (app, { confi
   });
 
   app.get('/users/:username/tokens', {
-    config: { access: 'read' },
+    config: { access: ['read', 'admin'] },
+    onRequest: enforcedOnly,
     schema: {
       ...docs.listTokens,
       security: bearer,
@@ -145,7 +166,8 @@ const userRoutes: FastifyPluginAsyncTypebox<UserRouteDeps> = async (app, { confi
   });
 
   app.delete('/tokens/:token_id', {
-    config: { access: 'read' },
+    config: { access: ['read', 'admin'] },
+    onRequest: enforcedOnly,
     schema: {
       ...docs.revokeToken,
       security: bearer,

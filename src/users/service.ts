@@ -53,7 +53,8 @@ export function userService({ store, bus, now, log }: ServiceDeps, auth: Auth, a
   });
   /** Who made a change, for the audit line (null in open mode, where nobody says). */
   const actorOf = (principal: Principal | undefined) => principal?.username ?? null;
-  const isAdmin = (principal: Principal | undefined) => principal === undefined || (principal.permissions & PERMISSIONS.admin) !== 0;
+  // No principal (AUTH_MODE=open, where the routes refuse before this) is never an administrator: fail closed.
+  const isAdmin = (principal: Principal | undefined) => principal !== undefined && (principal.permissions & PERMISSIONS.admin) !== 0;
 
   async function existingUser(username: string): Promise<StoredUser> {
     const user = await store.users.get(username);
@@ -61,10 +62,10 @@ export function userService({ store, bus, now, log }: ServiceDeps, auth: Auth, a
     return user;
   }
 
-  /** A user's own tokens with read, anyone's with admin; `principal` undefined: open mode, anyone's. */
+  /** A user's own tokens with read, anyone's with admin; nobody's without a principal. */
   function mayManageTokensOf(principal: Principal | undefined, userId: number): void {
     if (isAdmin(principal)) return;
-    if (principal!.user_id === userId && (principal!.permissions & PERMISSIONS.read) !== 0) return;
+    if (principal && principal.user_id === userId && (principal.permissions & PERMISSIONS.read) !== 0) return;
     throw forbidden();
   }
 

@@ -49,9 +49,9 @@ describe.each(storeKinds())('backups on %s', (kind) => {
     writeFileSync(join(dir, 'sensorhub-20200101T000000Z.db'), 'old');
     writeFileSync(join(dir, 'sensorhub-20200102T000000Z.db'), 'old');
     writeFileSync(join(dir, 'notes.txt'), 'mine');
-    writeFileSync(join(dir, '.sensorhub-20200103T000000Z-1.db.partial'), 'half');
+    writeFileSync(join(dir, '.sensorhub-20200103T000000Z-99999999.db.partial'), 'half');
     await start(dir);
-    expect(readdirSync(dir)).not.toContain('.sensorhub-20200103T000000Z-1.db.partial');
+    expect(readdirSync(dir)).not.toContain('.sensorhub-20200103T000000Z-99999999.db.partial');
     expect((await service.post('/prototypes', { prototype_id: 100, prototype_name: 'tank' })).status).toBe(200);
     const sensor = (
       await service.post('/sensors/', {

@@ -418,19 +418,18 @@ describe('dashboard: who manages users and devices (sqlite)', () => {
     }
   });
 
-  it('in open mode, manages users and device tokens, saying that no device needs a token yet', async () => {
+  it('in open mode, makes no users or tokens: it says to use the command line and AUTH_MODE=enforced', async () => {
     const service = await startService('sqlite');
     const { context, page, record } = await openPage(browser);
     try {
       await page.goto(`${service.url}/ui/#/overview`);
       await page.getByRole('link', { name: 'Users & devices' }).click();
       await page.locator('.users-page[data-loaded]').waitFor();
-      expect(await page.getByRole('note').filter({ hasText: 'Access is open, so devices need no token yet' }).count()).toBe(1);
-      await addDeviceUser(page, 'bay1-sensors', 'Post measurements');
-      expect((await service.get('/users')).body).toEqual([expect.objectContaining({ username: 'bay1-sensors', permissions: 1 })]);
-      // A valid token, ready for the day the service enforces access.
-      const token = await newDeviceToken(page, 'bay1-sensors', 'pH board');
-      expect((await service.get('/users/items/', { token })).body).toEqual({ token });
+      const note = page.getByRole('note').filter({ hasText: 'users and device tokens cannot be managed here' });
+      expect(await note.count()).toBe(1);
+      expect(await note.textContent()).toContain('AUTH_MODE=enforced');
+      expect(await page.getByRole('form', { name: 'Add a user' }).count()).toBe(0);
+      expect(await service.store.users.list()).toEqual([]);
       expect(await seriousAccessibilityViolations(page)).toEqual([]);
       expect(record.errors).toEqual([]);
     } finally {

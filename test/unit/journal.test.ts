@@ -187,6 +187,13 @@ describe('the journal as CSV', () => {
     expect(spreadsheetText('pH -0.2')).toBe('pH -0.2');
   });
 
+  it.each([';', ',', '\t', '|'])('guards a formula after the separator %j, spaces after it too', (separator) => {
+    expect(spreadsheetText(`x${separator}=1+2${separator}`)).toBe(`x${separator}'=1+2${separator}`);
+    expect(spreadsheetText(`x${separator}  @SUM(A1)`)).toBe(`x${separator}  '@SUM(A1)`);
+    expect(spreadsheetText(`=a${separator}+b${separator}-c`)).toBe(`'=a${separator}'+b${separator}'-c`);
+    expect(spreadsheetText(`pH 6${separator} fine`)).toBe(`pH 6${separator} fine`);
+  });
+
   it('streams the header, then each page as it is read', async () => {
     const source = fakeSource('note', []).source;
     async function* pages() {

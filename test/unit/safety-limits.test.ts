@@ -46,6 +46,14 @@ describe('rolling windows', () => {
     expect(mlInLastDay(doses, NOW, null)).toBe(10);
   });
 
+  it('counts a stored volume that is not finite as Infinity, so the daily ml limit binds', () => {
+    for (const volume of [Infinity, -Infinity, Number.NaN]) {
+      expect(mlInLastDay([ago(1000, 5, volume), ago(2000, 5, 10)], NOW, 3)).toBe(Infinity);
+      const settings = { ...off, flow_ml_per_s: 1, max_ml_per_day: 1e9 };
+      expect(limitBinds('ml', settings, [ago(1000, 5, volume)], NOW)).toBe(true);
+    }
+  });
+
   it('a dose leaves its window at the exact millisecond', () => {
     expect(leavesWindowAt(ago(1000), 3600, NOW)).toBe(NOW + 3599_000);
     expect(leavesWindowAt({ activated_at: NOW - 0.4, duration: 5, volume_ml: null }, 3600, NOW)).toBe(NOW + 3600_000);

@@ -118,7 +118,7 @@ interface ShellProps {
   page: PageId;
   settings: DashboardSettings;
   canModify: boolean;
-  /** The token may manage users (always in open mode): the Users & devices page is in the navigation. */
+  /** The token may manage users (always in open mode, where the page says how): the Users & devices page is in the navigation. */
   isAdmin: boolean;
   /** The content of a page about the whole service (router.ts SERVICE_PAGES), shown whatever the tanks. */
   service?: ComponentChildren;

@@ -1,13 +1,16 @@
 import { closeSync, openSync } from 'node:fs';
 import SQLite from 'better-sqlite3';
+import { realPathOf } from '../backup/paths.js';
 
 /**
  * Whether a process has the store open, told by a lock file beside it (`<db>.lock`, an empty SQLite
  * file): every process that opens the store holds a shared lock on it for as long as it runs
  * (several may: the service and a CLI), and a restore takes it exclusively or refuses. The locks
  * are the operating system's (fcntl): a process that dies, even by SIGKILL, leaves none behind.
+ * Beside the store's real file: a service that opened it through a symbolic link and a restore
+ * given its real path (or another link) take the same lock.
  */
-export const lockFileOf = (file: string) => `${file}.lock`;
+export const lockFileOf = (file: string) => `${realPathOf(file)}.lock`;
 
 function lockDatabase(file: string, timeoutMs: number): SQLite.Database {
   const lockFile = lockFileOf(file);

@@ -10,9 +10,9 @@ import { PERMISSION } from '../domain/permissions';
 import { devicePassword } from '../domain/users';
 
 interface Props {
-  /** The token may manage users (always in open mode). */
+  /** The token may manage users (in open mode the page says how users are made instead). */
   allowed: boolean;
-  /** AUTH_MODE=open: no one needs a token yet. */
+  /** AUTH_MODE=open: no one needs a token yet, and the service refuses user administration over HTTP. */
   open: boolean;
   /** The signed-in username (null in open mode). */
   me: string | null;
@@ -24,6 +24,9 @@ interface Props {
  * permissions, and the device tokens made for them. Needs `admin` in enforced mode.
  */
 export function UsersPage({ allowed, open, me, onOwnAccountChanged }: Props) {
+  // Anyone can reach an open service: users and tokens made over it would outlive the switch to
+  // enforced, so the service refuses, and the page says what to do instead.
+  if (open) return <OpenAccess />;
   if (!allowed) {
     return (
       <p class="card" role="note">
@@ -31,10 +34,23 @@ export function UsersPage({ allowed, open, me, onOwnAccountChanged }: Props) {
       </p>
     );
   }
-  return <Users open={open} me={me} onOwnAccountChanged={onOwnAccountChanged} />;
+  return <Users me={me} onOwnAccountChanged={onOwnAccountChanged} />;
 }
 
-function Users({ open, me, onOwnAccountChanged }: Omit<Props, 'allowed'>) {
+function OpenAccess() {
+  return (
+    <div class="users-page" data-loaded="">
+      <p class="card" role="note">
+        Access is open, so devices need no token yet, and users and device tokens cannot be managed here: anyone on the network could make
+        an administrator. Make them on the machine with the command line (
+        <code>sensorhub users add NAME --permissions read,modify,admin</code>, <code>sensorhub users token NAME --days 365</code>), then run
+        the service with <code>AUTH_MODE=enforced</code> and manage them from this page.
+      </p>
+    </div>
+  );
+}
+
+function Users({ me, onOwnAccountChanged }: Pick<Props, 'me' | 'onOwnAccountChanged'>) {
   const [users, setUsers] = useState<UserSummary[] | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const read = async () => {
@@ -54,12 +70,6 @@ function Users({ open, me, onOwnAccountChanged }: Omit<Props, 'allowed'>) {
         what that user could when it was made, never more than the user still may, and it keeps working after a logout until it expires or
         is revoked.
       </p>
-      {open && (
-        <p class="notice-inline" role="note">
-          Access is open, so devices need no token yet. The users and tokens made here are what the service asks for once it runs with{' '}
-          <code>AUTH_MODE=enforced</code>.
-        </p>
-      )}
       {failure && (
         <p class="error" role="alert">
           Could not read the users: {failure}
