@@ -415,6 +415,8 @@ describe.each(storeKinds())('dashboard in a real browser (open mode, %s)', (kind
   });
 
   it('asks before the generator replaces the data, and generates only when confirmed', async () => {
+    // Synthetic data is refused while a pump of the tank is enabled (a test above enabled one).
+    await service.store.actuators.disable((await service.store.actuators.all()).map((a) => a.actuator_id));
     const { context, page, record } = await openPage(browser);
     const count = async () => (await service.get('/measurements/export?sensor_id=3')).text.trim().split('\n').length - 1;
     const before = await count();
@@ -454,6 +456,7 @@ describe.each(storeKinds())('dashboard in a real browser (open mode, %s)', (kind
       record.requests.filter((url) => ['/prototypes/0/status', '/measurements/1/last'].includes(url.pathname)).length;
     const reads = snapshotReads();
     expect(reads).toBeGreaterThan(0);
+    await service.store.actuators.disable((await service.store.actuators.all()).map((a) => a.actuator_id));
     const generated = await service.post('/Measurement/Random', { nb_measurements: 40, replace: true });
     expect(generated.status).toBe(200);
     await expect.poll(snapshotReads, { timeout: LIVE_WAIT_MS }).toBeGreaterThan(reads);
