@@ -427,7 +427,7 @@ describe.each(storeKinds())('dashboard in a real browser (open mode, %s)', (kind
     expect(await page.getByLabel("Replace this tank's measurements").isChecked()).toBe(false);
     await page.getByLabel("Replace this tank's measurements").check();
     await page.getByRole('button', { name: 'Generate' }).click();
-    const dialog = page.getByRole('dialog', { name: "Replace this tank's measurements?" });
+    const dialog = page.getByRole('dialog', { name: "Delete and regenerate this tank's data?" });
     await dialog.waitFor();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });

@@ -194,7 +194,7 @@ function GeneratorForm() {
       <FormActions submit={busy ? 'Generating…' : 'Generate'} disabled={!canModify || busy} status={status} />
       <ConfirmDialog
         open={asking}
-        title="Replace this tank's measurements?"
+        title="Delete and regenerate this tank's data?"
         confirmLabel="Delete and generate"
         onConfirm={generate}
         onCancel={() => setAsking(false)}
