@@ -128,10 +128,16 @@ export function decisionInputs({ store, bus, now, staleAfterMs, processStartedAt
   /**
    * The smallest measurement id heard on the bus since the start: ids only grow, so a reading with
    * this id or a later one was stored since the start (relayed from another instance or not), and
-   * one before it was not. Sensors filled in bulk since the start (`generated`) count whole.
+   * one before it was not.
    */
   let firstHeardId = Number.POSITIVE_INFINITY;
-  const generatedSince = new Set<number>();
+  /**
+   * Sensors filled with synthetic data since the start (`generated`), with the smallest id of a
+   * real reading heard for them since (Infinity until one comes). Synthetic rows never count as
+   * received since the start: until a real reading is the newest, the restart hold keeps the pump
+   * waiting (docs/safety.md).
+   */
+  const realSinceGenerated = new Map<number, number>();
   /** Moves on every change of what is kept that the listeners are not told of actuator by actuator. */
   let epoch = 0;
   const moved = () => {
@@ -191,6 +197,11 @@ export function decisionInputs({ store, bus, now, staleAfterMs, processStartedAt
       if (row.measurement_id < firstHeardId) {
         // Which kept readings count as received since the start may change, for any sensor.
         firstHeardId = row.measurement_id;
+        moved();
+      }
+      const firstReal = realSinceGenerated.get(row.sensor_id);
+      if (firstReal !== undefined && row.measurement_id < firstReal) {
+        realSinceGenerated.set(row.sensor_id, row.measurement_id);
         moved();
       }
       if (sensors.isReading(row.sensor_id)) {
@@ -259,8 +270,8 @@ export function decisionInputs({ store, bus, now, staleAfterMs, processStartedAt
     }),
     bus.subscribe('generated', ({ sensorIds }) => {
       for (const sensorId of sensorIds) {
-        // Generated now, through this service or relayed: received since the start.
-        generatedSince.add(sensorId);
+        // Generated now, through this service or relayed: not a reading a pump may act on.
+        realSinceGenerated.set(sensorId, Number.POSITIVE_INFINITY);
         dropSensor(sensorId);
       }
     }),
@@ -268,7 +279,7 @@ export function decisionInputs({ store, bus, now, staleAfterMs, processStartedAt
       if (change.action !== 'deleted') return sensorChanged(change.sensor);
       const readers = readersOf(change.sensorId);
       sensors.drop(change.sensorId);
-      generatedSince.delete(change.sensorId);
+      realSinceGenerated.delete(change.sensorId);
       for (const id of readers) actuators.drop(id);
       tell(readers);
     }),
@@ -289,9 +300,9 @@ export function decisionInputs({ store, bus, now, staleAfterMs, processStartedAt
     }),
   ];
 
-  /** When the reading was received for `restarted`: since the start (the start itself will do), or before it. */
+  /** When the reading was received for `restarted`: since the start (the start itself will do), or before it (or synthetic). */
   const receivedAt = (sensorId: number, newest: StoredMeasurement) =>
-    newest.measurement_id >= firstHeardId || generatedSince.has(sensorId) ? processStartedAt : Number.NEGATIVE_INFINITY;
+    newest.measurement_id >= (realSinceGenerated.get(sensorId) ?? firstHeardId) ? processStartedAt : Number.NEGATIVE_INFINITY;
 
   function sensorInput(entry: SensorEntry): SensorInput {
     const { settings, newest, run } = entry;

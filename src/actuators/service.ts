@@ -18,8 +18,12 @@ export interface ActuatorSafetyDeps {
   contact: Pick<ControllerContact, 'heardFrom' | 'withLastPolled'>;
 }
 
-/** Every setting a patch may change; last_activated is the controller's own (`markActivated`). */
-const PATCHABLE = Object.keys(ActuatorBase.properties) as (keyof ActuatorBase)[];
+/**
+ * Every setting a patch may change. last_activated is the controller's own (`markActivated`);
+ * stock_ml is the bottle's, set only by a refill and lowered by doses: a whole object sent back
+ * by a form opened before some doses would otherwise fill the bottle again on paper.
+ */
+const PATCHABLE = (Object.keys(ActuatorBase.properties) as (keyof ActuatorBase)[]).filter((field) => field !== 'stock_ml');
 
 const actuatorNotFound = (id: number) => `Actuator ${id} not found`;
 const sensorNotFound = (id: number) => `Sensor ${id} not found`;

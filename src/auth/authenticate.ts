@@ -23,6 +23,8 @@ export interface Principal {
   tokenId?: number;
   /** When the token stops being valid (ms since the epoch). */
   expiresAt: number;
+  /** A device token limited to these prototypes (tank-scope.ts); null or undefined: every prototype. */
+  prototypeIds?: readonly number[] | null;
 }
 
 declare module 'fastify' {
@@ -90,6 +92,7 @@ export function authenticator(tokens: TokenService, store: Store, now: () => num
       loginAt: claims.login === undefined || claims.tid !== undefined ? undefined : claims.login * 1000,
       tokenId: claims.tid,
       expiresAt: claims.exp * 1000,
+      prototypeIds: device?.prototype_ids ?? null,
     };
   };
 }

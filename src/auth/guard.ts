@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Store } from '../store/index.js';
 import { type Authenticate, forbidden } from './authenticate.js';
 import { accessBits, type RouteAccess } from './permissions.js';
+import { checkTankScope } from './tank-scope.js';
 
 /** Served by plugins that declare no access of their own (Swagger UI and its assets). */
 const isDocumentation = (url: string) => url === '/docs' || url.startsWith('/docs/');
@@ -34,5 +35,9 @@ export function registerGuard(app: FastifyInstance, authenticate: Authenticate, 
     const principal = await authenticate(request);
     if ((principal.permissions & accessBits(access)) === 0) throw forbidden();
     request.principal = principal;
+  });
+  // After validation (ids are numbers then): a device token limited to tanks reaches only those.
+  app.addHook('preHandler', async (request) => {
+    if (request.principal) await checkTankScope(request, store);
   });
 }

@@ -1,5 +1,6 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { DateTimeInput, DateTimeOutput, Id, MAX_ID, StringEnum } from './schema-common.js';
+import { MAX_FLOW_ML_PER_S, MAX_LOCKOUT_COUNT, MAX_SETTING_SECONDS, MAX_VOLUME_ML } from './bounds.js';
+import { DateTimeInput, DateTimeOutput, Id, MAX_ID, StringEnum, withoutMaxima } from './schema-common.js';
 
 export const ACTUATOR_TYPES = ['acid_pump', 'base_pump', 'nutrients_A_pump', 'nutrients_B_pump'] as const;
 export const ACTIVATION_CONDITIONS = ['high', 'low', 'low_or_high', 'always'] as const;
@@ -14,14 +15,24 @@ const actuatorFields = {
     ACTIVATION_CONDITIONS,
     'high: v > condition_value; low: v < condition_value; low_or_high: v ≠ condition_value; always.',
   ),
-  activation_period: Type.Number({ minimum: 0, description: 'Seconds to wait after an activation before the next.' }),
-  activation_duration: Type.Number({ minimum: 0, description: 'Seconds the pump runs when activated.' }),
+  activation_period: Type.Number({
+    minimum: 0,
+    maximum: MAX_SETTING_SECONDS,
+    description: `Seconds to wait after an activation before the next (at most ${MAX_SETTING_SECONDS}, a year).`,
+  }),
+  activation_duration: Type.Number({
+    minimum: 0,
+    maximum: MAX_SETTING_SECONDS,
+    description: `Seconds the pump runs when activated (at most ${MAX_SETTING_SECONDS}, a year).`,
+  }),
   actuator_name: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
   enabled: Type.Optional(Type.Boolean({ default: true })),
 };
 
 const nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], { description });
-const Seconds = (description: string) => Type.Number({ minimum: 0, description });
+/** A setting in seconds: 0 to a year. */
+const Seconds = (description: string) =>
+  Type.Number({ minimum: 0, maximum: MAX_SETTING_SECONDS, description: `${description} At most ${MAX_SETTING_SECONDS} (a year).` });
 
 /** At most this many interlocks per actuator (docs/api.md §14). */
 export const MAX_INTERLOCKS = 8;
@@ -47,13 +58,24 @@ export const Interlock = Type.Object(
 );
 export type Interlock = Static<typeof Interlock>;
 
-const Positive = (description: string) => Type.Number({ exclusiveMinimum: 0, description });
-const NonNegative = (description: string) => Type.Number({ minimum: 0, description });
+/** Millilitres: at most MAX_VOLUME_ML, so that every sum of doses stays finite. */
+const Volume = (description: string, exclusiveMinimum: boolean) =>
+  Type.Number({
+    ...(exclusiveMinimum ? { exclusiveMinimum: 0 } : { minimum: 0 }),
+    maximum: MAX_VOLUME_ML,
+    description: `${description} At most ${MAX_VOLUME_ML} ml.`,
+  });
+const Positive = (description: string) => Volume(description, true);
+const NonNegative = (description: string) => Volume(description, false);
 
 /** A grower's volumes and bottle (docs/api.md §15), optional on create and patch. */
 const volumeFields = {
   flow_ml_per_s: nullable(
-    Positive("Millilitres the pump moves per second of run (> 0): a dose's volume is its duration × this. Null: unknown."),
+    Type.Number({
+      exclusiveMinimum: 0,
+      maximum: MAX_FLOW_ML_PER_S,
+      description: `Millilitres the pump moves per second of run (> 0, at most ${MAX_FLOW_ML_PER_S}): a dose's volume is its duration × this. Null: unknown.`,
+    }),
   ),
   max_ml_per_day: nullable(
     Positive(
@@ -85,8 +107,8 @@ const safetyFields = {
   lockout_after: nullable(
     Type.Integer({
       minimum: 1,
-      maximum: MAX_ID,
-      description: 'This many unanswered doses in a row lock the actuator out. Default 20; null turns it off.',
+      maximum: MAX_LOCKOUT_COUNT,
+      description: `This many unanswered doses in a row lock the actuator out (1 to ${MAX_LOCKOUT_COUNT}). Default 20; null turns it off.`,
     }),
   ),
   controller_timeout: nullable(Seconds('Seconds without a state read or run report before the controller counts as offline. Null: off.')),
@@ -110,8 +132,8 @@ export const Lockout = Type.Object(
 
 export const Actuator = Type.Object(
   {
-    ...actuatorFields,
-    ...safetyFields,
+    ...withoutMaxima(actuatorFields),
+    ...withoutMaxima(safetyFields),
     actuator_id: Id(),
     enabled: Type.Boolean(),
     actuator_name: Type.Union([Type.String(), Type.Null()]),
@@ -128,16 +150,20 @@ export const Actuator = Type.Object(
 export type Actuator = Static<typeof Actuator>;
 
 const { actuator_name: _name, enabled: _enabled, ...required } = actuatorFields;
+/** A patch leaves the stock alone (POST /actuators/{id}/refill sets it): stock_ml is an unknown field there, ignored. */
+const { stock_ml: _stock, ...patchableSafetyFields } = safetyFields;
 export const ActuatorPatch = Type.Object(
   {
     actuator_id: Id(),
-    ...Type.Partial(Type.Object({ ...required, ...safetyFields })).properties,
+    ...Type.Partial(Type.Object({ ...required, ...patchableSafetyFields })).properties,
     actuator_name: actuatorFields.actuator_name,
     enabled: Type.Optional(Type.Boolean()),
   },
   {
     title: 'ActuatorPatch',
-    description: 'An actuator_id and any subset of the fields; the others keep their value. last_activated is accepted and ignored.',
+    description:
+      'An actuator_id and any subset of the fields; the others keep their value. last_activated and stock_ml are accepted and ' +
+      'ignored: only POST /actuators/{id}/refill sets the stock.',
   },
 );
 export type ActuatorPatch = Static<typeof ActuatorPatch>;

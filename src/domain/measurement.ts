@@ -93,7 +93,14 @@ export const RandomMeasurements = Type.Object(
     }),
     smoothing_factor: ratio(0.5, 'Exponential smoothing of the walk.'),
     drift_adjustment: ratio(0.15, 'Pull toward the middle of the critical range.'),
-    replace: Type.Boolean({ default: true, description: 'Delete every existing measurement first (in the same transaction).' }),
+    replace: Type.Boolean({
+      default: true,
+      description:
+        "Delete the existing measurements first (in the same transaction): every one, or with prototype_id those of that prototype's sensors.",
+    }),
+    prototype_id: Type.Optional(
+      Id('Only the sensors of this prototype (it must exist, else 422); left out: every sensor of every prototype.'),
+    ),
   },
   { title: 'RandomMeasurements' },
 );

@@ -79,3 +79,19 @@ export const CascadeQuery = Type.Object({
 
 /** The 204 of a delete, for the OpenAPI document. */
 export const Deleted = { description: 'Deleted. No body.', type: 'null' } as const;
+
+/**
+ * The same schema without its upper bounds, for what the service answers: a store written before
+ * a bound was set may hold more, and a reply must describe it rather than fail to serialise.
+ */
+export function withoutMaximum<T extends TSchema>(schema: T): T {
+  const { maximum: _max, exclusiveMaximum: _exclusive, ...rest } = schema as TSchema & Record<string, unknown>;
+  const copy: Record<string | symbol, unknown> = { ...rest };
+  if (Array.isArray(copy.anyOf)) copy.anyOf = (copy.anyOf as TSchema[]).map(withoutMaximum);
+  if (copy.items && typeof copy.items === 'object') copy.items = withoutMaximum(copy.items as TSchema);
+  return copy as T;
+}
+
+/** Each field of an object's properties without its upper bounds. */
+export const withoutMaxima = <T extends Record<string, TSchema>>(fields: T): T =>
+  Object.fromEntries(Object.entries(fields).map(([key, schema]) => [key, withoutMaximum(schema)])) as T;

@@ -1,6 +1,7 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { MAX_SETTING_SECONDS } from './bounds.js';
 import { MAX_CALIBRATION_INTERVAL_DAYS } from './calibration.js';
-import { DateTimeOutput, Id, StringEnum } from './schema-common.js';
+import { DateTimeOutput, Id, StringEnum, withoutMaxima } from './schema-common.js';
 
 export const SENSOR_TYPES = ['temperature', 'humidity', 'ec', 'ph', 'water_level', 'boolean_water_level', 'oxygen'] as const;
 export const SensorType = StringEnum(SENSOR_TYPES);
@@ -27,12 +28,17 @@ const trustFields = {
     Type.Number({ description: "Readings above it are invalid (stored, but never make a pump run). Null: the type's default." }),
   ),
   stale_after: nullable(
-    Type.Number({ minimum: 0, description: 'Seconds after which the newest reading is too old to act on. Null: STALE_AFTER.' }),
+    Type.Number({
+      minimum: 0,
+      maximum: MAX_SETTING_SECONDS,
+      description: `Seconds after which the newest reading is too old to act on (at most ${MAX_SETTING_SECONDS}, a year). Null: STALE_AFTER.`,
+    }),
   ),
   stuck_after: nullable(
     Type.Number({
       minimum: 0,
-      description: 'Seconds the same exact value (at least 3 readings) may repeat before the sensor counts as stuck. Null: off.',
+      maximum: MAX_SETTING_SECONDS,
+      description: `Seconds the same exact value (at least 3 readings) may repeat before the sensor counts as stuck (at most ${MAX_SETTING_SECONDS}, a year). Null: off.`,
     }),
   ),
 };
@@ -75,7 +81,14 @@ export const SensorBase = Type.Object(
 export type SensorBase = Static<typeof SensorBase>;
 
 export const Sensor = Type.Object(
-  { ...sensorFields, ...nameFields, ...trustFields, ...calibrationFields, ...calibrationState, sensor_id: Id('Assigned by the service.') },
+  {
+    ...sensorFields,
+    ...nameFields,
+    ...withoutMaxima(trustFields),
+    ...withoutMaxima(calibrationFields),
+    ...calibrationState,
+    sensor_id: Id('Assigned by the service.'),
+  },
   { title: 'Sensor' },
 );
 export type Sensor = Static<typeof Sensor>;

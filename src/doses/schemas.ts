@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { DateTimeInput, DateTimeOutput } from '../domain/schema-common.js';
+import { MAX_VOLUME_ML } from '../domain/bounds.js';
 
 export const DoseTotalsQuery = Type.Object({
   bucket: Type.Optional(
@@ -34,7 +35,11 @@ export type DoseTotals = Static<typeof DoseTotals>;
 
 export const RefillBody = Type.Object(
   {
-    stock_ml: Type.Number({ minimum: 0, description: 'What the bottle holds now, millilitres (≥ 0): it replaces stock_ml.' }),
+    stock_ml: Type.Number({
+      minimum: 0,
+      maximum: MAX_VOLUME_ML,
+      description: `What the bottle holds now, millilitres (0 to ${MAX_VOLUME_ML}): it replaces stock_ml.`,
+    }),
   },
   { title: 'Refill' },
 );

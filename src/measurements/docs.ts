@@ -52,6 +52,9 @@ export const measurementDocs = {
     'postRandomMeasurements',
     'Fills the store with synthetic data, shared equally among all sensors (nb_measurements rounded up to a multiple of the ' +
       'sensor count). What the three ratios leave over goes to the last year. With replace (default), existing measurements ' +
-      'are deleted in the same transaction. An empty body takes every default.',
+      "are deleted in the same transaction. An empty body takes every default. With prototype_id, only that prototype's " +
+      'sensors get data (and only their measurements are replaced); an unknown prototype_id is refused with 422. Refused with ' +
+      '409, writing nothing, while any enabled actuator reads one of those sensors (its own sensor or an interlock): the ' +
+      'detail names them; disable or delete them first. Generated readings never count as fresh for the restart hold.',
   ),
 };

@@ -84,7 +84,7 @@ const measurementRoutes: FastifyPluginAsyncTypebox<MeasurementRouteDeps> = async
 
   app.post('/Measurement/Random', {
     config: { access: 'modify' },
-    schema: { ...docs.random, body: RandomMeasurements, response: { 200: RandomResult, ...errorResponses(422) } },
+    schema: { ...docs.random, body: RandomMeasurements, response: { 200: RandomResult, ...errorResponses(409, 422) } },
     preValidation: async (request) => {
       // An empty body takes every default: the validator fills them in on an empty object.
       if (request.body === undefined || request.body === null) request.body = {} as RandomMeasurements;

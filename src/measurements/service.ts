@@ -5,7 +5,7 @@ import { perSensorCount, randomSeries, seededRandom } from './random-series.js';
 import { bucketStart, DAY } from '../domain/bucket-sizes.js';
 import type { ExportQuery, MeasurementBase, RandomMeasurements, WindowQuery } from '../domain/measurement.js';
 import { isMissingReference, type NewMeasurement, type StoredMeasurement } from '../store/index.js';
-import { InvalidInput, NotFound, type ValidationIssue } from '../core/errors.js';
+import { Conflict, InvalidInput, NotFound, type ValidationIssue } from '../core/errors.js';
 import type { ServiceDeps } from '../core/service-deps.js';
 import type { HistoryService } from '../history/service.js';
 import { windowOf } from '../core/window.js';
@@ -35,6 +35,24 @@ async function* resume(head: StoredMeasurement[][], rest: AsyncGenerator<StoredM
 }
 
 export function measurementService({ store, bus, now, log }: ServiceDeps, history: HistoryService) {
+  /**
+   * Demo data never drives a pump (docs/safety.md): refused (409) while an enabled actuator
+   * reads any of these sensors, as its own sensor or as an interlock; the detail names them.
+   */
+  async function refuseWhilePumpsEnabled(sensorIds: readonly number[]): Promise<void> {
+    const written = new Set(sensorIds);
+    const enabled = (await store.actuators.all()).filter((a) => Boolean(a.enabled));
+    const interlocks = await store.interlocks.ofActuators(enabled.map((a) => a.actuator_id));
+    const driven = enabled.filter(
+      (a) => written.has(a.sensor_id) || (interlocks.get(a.actuator_id) ?? []).some((i) => written.has(i.sensor_id)),
+    );
+    if (driven.length === 0) return;
+    const names = driven.map((a) => (a.actuator_name ? `${a.actuator_name} (#${a.actuator_id})` : `#${a.actuator_id}`)).join(', ');
+    throw new Conflict(
+      `Synthetic data would reach enabled actuators: ${names}. Disable or delete them first: generated readings must never make a pump run.`,
+    );
+  }
+
   return {
     /**
      * Records one measurement or a batch (`batch` says which the request was, for the places of
@@ -131,30 +149,40 @@ export function measurementService({ store, bus, now, log }: ServiceDeps, histor
       if (ratios > 1 + 1e-9) {
         throw new InvalidInput({ loc: ['body'], msg: 'The three measurement ratios must add up to at most 1', type: 'value_error' });
       }
-      const sensors = await store.sensors.list();
+      const tank = options.prototype_id;
+      if (tank !== undefined && !(await store.prototypes.get(tank))) {
+        throw new InvalidInput({ loc: ['body', 'prototype_id'], msg: `Prototype ${tank} not found`, type: 'value_error' });
+      }
+      const sensors = await store.sensors.list(tank === undefined ? {} : { prototypeId: tank });
       if (sensors.length === 0) {
         throw new InvalidInput({ loc: ['body'], msg: 'There are no sensors to generate measurements for', type: 'value_error' });
       }
+      await refuseWhilePumpsEnabled(sensors.map((s) => s.sensor_id));
       const perSensor = perSensorCount(options.nb_measurements, sensors.length);
       const at = now();
       const random = seededRandom(Math.floor(Math.random() * 2 ** 32));
+      const scoped = tank !== undefined;
       const deleted = store.loadSeries
         ? await store.loadSeries(
             sensors.map((sensor) => ({ sensorId: sensor.sensor_id, ...randomSeries(sensor, perSensor, options, at, random) })),
-            options.replace,
+            options.replace && scoped ? { sensorIds: sensors.map((s) => s.sensor_id) } : options.replace,
           )
         : await store.transaction(async (tx) => {
             let removed = 0;
-            if (options.replace) {
+            // One tank's data replaces only its own; the whole store's, everything.
+            if (options.replace && scoped) removed = await tx.measurements.deleteOfSensors(sensors.map((s) => s.sensor_id));
+            else if (options.replace) {
               removed = await tx.measurements.deleteAll();
               await tx.history.removeAll();
             }
             for (const sensor of sensors) {
               const series = randomSeries(sensor, perSensor, options, at, random);
               await tx.measurements.insertSeries(sensor.sensor_id, series.timestamps, series.values);
-              // The series goes in without ids, so its days are summarized from the rows as stored.
+              // The series goes in without ids, so its days are summarized from the rows as stored
+              // (all of them when it replaced the sensor's rows: no bucket of the old ones stays).
               const { min, max } = extent(series.timestamps);
-              await tx.history.rebuild(sensor.sensor_id, bucketStart(min, DAY), bucketStart(max, DAY) + DAY);
+              if (options.replace && scoped) await tx.history.rebuild(sensor.sensor_id, undefined, undefined);
+              else await tx.history.rebuild(sensor.sensor_id, bucketStart(min, DAY), bucketStart(max, DAY) + DAY);
             }
             return removed;
           });

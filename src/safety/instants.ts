@@ -8,17 +8,26 @@
 /** Whether at least `seconds` have passed from `since` to `at` (an instant before `since` has not). NaN → false. */
 export const hasElapsed = (since: number, at: number, seconds: number): boolean => (at - since) / 1000 >= seconds;
 
+/** How far a search steps from its estimate: the estimate is off by floating-point rounding only. */
+const MAX_STEPS = 8;
+
 /**
  * The first whole millisecond after `after` at which `holds` is true, given an estimate of it, or
  * null when there is none near the estimate. `holds` must be monotone (false, then true forever);
  * the estimate is off by floating-point rounding only, so a few steps make it exact.
+ *
+ * It takes at most 2 × MAX_STEPS + 2 looks whatever it is given: past 2^53 a double has no
+ * millisecond steps (`t + 1 === t`), so an instant that far (a setting of 1e13 seconds, a stored
+ * 1e300) is "never" — null — rather than a walk that cannot move.
  */
 export function firstMillisecondAfter(after: number, estimate: number, holds: (t: number) => boolean): number | null {
   if (Number.isNaN(after) || !Number.isFinite(estimate)) return null;
+  if (!(Math.abs(estimate) <= Number.MAX_SAFE_INTEGER) || !(after < Number.MAX_SAFE_INTEGER)) return null;
   let t = Math.max(Math.ceil(estimate), Math.floor(after) + 1);
-  for (let step = 0; step < 4 && !holds(t); step++) t++;
+  if (!Number.isSafeInteger(t)) return null;
+  for (let step = 0; step < MAX_STEPS && !holds(t); step++) t++;
   if (!holds(t)) return null;
-  while (t - 1 > after && holds(t - 1)) t--;
+  for (let step = 0; step < MAX_STEPS && t - 1 > after && holds(t - 1); step++) t--;
   return t;
 }
 

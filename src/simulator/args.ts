@@ -39,7 +39,8 @@ options:
   --prototype <id>      the prototype to drive (live: 0, the one the dashboard opens)
   --ids ph=1,ec=2,…     use these sensors and acid_pump instead of finding or creating them
   --url <url>           the service (live; default ${DEFAULT_URL})
-  --token <token>       a bearer token with permissions 2 and 4 (AUTH_MODE=enforced)
+  --token <token>       a bearer token with permissions 1, 2 and 4 (AUTH_MODE=enforced):
+                        post_measurements, read, modify; checked before anything changes
   --every <seconds>     seconds between readings (live 10, fast 60)
   --poll <seconds>      seconds between the controller's polls (live 5, fast 10)
   --speed <factor>      tank time runs this many times faster than real time (live; default 1)

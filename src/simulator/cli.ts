@@ -6,7 +6,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs, UsageError, USAGE, type SimulateArgs } from './args.js';
 import { withScorecardSection, SCORECARD_HEADING } from './benchmarks.js';
 import { type AppBuilder, runFast } from './fast.js';
+import { httpApi } from './api.js';
 import { runLive } from './live.js';
+import { accessProblem } from './preflight.js';
 import { PH_BAND, PUMP_FLOW_ML_PER_SECOND, scenarioNamed, SCENARIOS } from './scenarios.js';
 import { scorecard, scorecardTable, type Scorecard } from './scorecard.js';
 import { PUMP_DEFAULTS } from './setup.js';
@@ -72,6 +74,11 @@ export async function main(argv: string[], deps: CliDeps = {}): Promise<number> 
     if (scenario.faults.includes('restart')) {
       err('simulate: the restart scenario restarts the service in this process: run it with --fast');
       return 2;
+    }
+    const problem = await accessProblem(httpApi(args.url, args.token), args.token);
+    if (problem !== null) {
+      err(`simulate: ${problem}`);
+      return 1;
     }
     await runLive({
       url: args.url,

@@ -167,7 +167,15 @@ const COLUMNS: { [T in Table]: { key: KeyOf<T>; columns: { [C in keyof Database[
   },
   device_tokens: {
     key: 'token_id',
-    columns: { token_id: 'as-is', user_id: 'as-is', name: 'as-is', created_at: 'time', expires_at: 'time', last_used_at: 'time' },
+    columns: {
+      token_id: 'as-is',
+      user_id: 'as-is',
+      name: 'as-is',
+      created_at: 'time',
+      expires_at: 'time',
+      last_used_at: 'time',
+      prototype_ids: 'as-is',
+    },
   },
   settings: { key: 'key', columns: { key: 'as-is', value: 'as-is' } },
   pictures: { key: 'picture_id', columns: { picture_id: 'as-is', content_type: 'as-is', bytes: 'bytes', updated_at: 'time' } },

@@ -181,6 +181,8 @@ export interface DeviceTokenTable {
   expires_at: DbTime;
   /** To within a minute (noted in memory, written in batches); null: never used. */
   last_used_at: DbTime | null;
+  /** The prototypes the token is limited to, a JSON array of ids (migration 110); null: every prototype. */
+  prototype_ids: string | null;
 }
 
 export interface SettingTable {
@@ -303,7 +305,8 @@ export type NewSafetyEvent = Omit<StoredSafetyEvent, 'event_id' | 'until' | 'rea
   Partial<Pick<StoredSafetyEvent, 'until' | 'reason' | 'author'>>;
 
 export type StoredUser = Selectable<UserTable>;
-export type StoredDeviceToken = Selectable<DeviceTokenTable>;
+/** A device token as the service handles it: `prototype_ids` as ids (null: every prototype). */
+export type StoredDeviceToken = Omit<Selectable<DeviceTokenTable>, 'prototype_ids'> & { prototype_ids: number[] | null };
 
 export type StoredAlert = Selectable<AlertTable>;
 export type StoredNotification = Selectable<AlertNotificationTable>;

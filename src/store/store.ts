@@ -56,10 +56,10 @@ export interface Store extends Repositories {
   upkeep?: StoreUpkeep;
   /**
    * PostgreSQL: generated series (one per sensor, in time order) loaded by COPY with their buckets
-   * in one transaction, replacing every measurement when asked; answers how many it removed.
+   * in one transaction, replacing every measurement when asked (or those of some sensors only); answers how many it removed.
    * SQLite has none: the service inserts the series in a transaction of its own.
    */
-  loadSeries?(series: readonly GeneratedSeries[], replace: boolean): Promise<number>;
+  loadSeries?(series: readonly GeneratedSeries[], replace: boolean | ReplaceSensors): Promise<number>;
   /**
    * PostgreSQL: one sensor's measurements in a window as the export's CSV lines, written by the
    * server (COPY): `head`, the value as JavaScript writes it, a comma, the ISO timestamp, `tail`,
@@ -186,4 +186,9 @@ export interface OpenStoreOptions {
    * through a pooler in transaction mode; default DATABASE_URL.
    */
   listenUrl?: string;
+}
+
+/** `replace` limited to these sensors' measurements and buckets (one tank's synthetic data). */
+export interface ReplaceSensors {
+  sensorIds: readonly number[];
 }

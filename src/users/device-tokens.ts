@@ -15,11 +15,18 @@ export async function issueDeviceToken(
   name: string,
   days: number,
   now: number,
+  prototypeIds: readonly number[] | null = null,
 ): Promise<{ row: StoredDeviceToken; accessToken: string }> {
   const ttlMs = Math.round(days * DAY_MS);
   // The row's expiry is the token's, which counts whole seconds.
   const expiresAt = Math.floor((now + ttlMs) / 1000) * 1000;
-  const row = await store.deviceTokens.create({ user_id: user.user_id, name, created_at: now, expires_at: expiresAt });
+  const row = await store.deviceTokens.create({
+    user_id: user.user_id,
+    name,
+    created_at: now,
+    expires_at: expiresAt,
+    prototype_ids: prototypeIds,
+  });
   const accessToken = await tokens.issue(user, now, ttlMs, { device: { tokenId: row.token_id } });
   return { row, accessToken };
 }

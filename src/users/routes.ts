@@ -150,7 +150,14 @@ const userRoutes: FastifyPluginAsyncTypebox<UserRouteDeps> = async (app, { confi
       body: NewDeviceToken,
       response: { 200: IssuedDeviceToken, ...errorResponses(401, 403, 404, 422) },
     },
-    handler: (request) => users.issueToken(request.principal, request.params.username, request.body.name, request.body.days),
+    handler: (request) =>
+      users.issueToken(
+        request.principal,
+        request.params.username,
+        request.body.name,
+        request.body.days,
+        request.body.prototype_ids ?? null,
+      ),
   });
 
   app.get('/users/:username/tokens', {

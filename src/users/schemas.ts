@@ -91,10 +91,21 @@ export const UserChange = Type.Object(
 export const UsernameParams = Type.Object({ username: Type.String({ minLength: 1, maxLength: USERNAME.maxLength }) });
 export const TokenIdParams = Type.Object({ token_id: Type.Integer({ minimum: 0, maximum: 2 ** 31 - 1 }) });
 
+/** The prototypes (tanks) a device token is limited to; null: every one. */
+const PrototypeIds = Type.Union(
+  [Type.Array(Type.Integer({ minimum: 0, maximum: 2 ** 31 - 1 }), { minItems: 1, maxItems: 100, uniqueItems: true }), Type.Null()],
+  {
+    description:
+      'The prototypes the token is limited to (each must exist): it is refused (403) for any prototype, sensor, actuator or ' +
+      'measurement of another, and for what spans every prototype. Null or left out: every prototype.',
+  },
+);
+
 export const NewDeviceToken = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 100, pattern: PRINTABLE, description: 'What the token is for, e.g. "pump controller".' }),
     days: Type.Integer({ minimum: 1, maximum: MAX_TOKEN_DAYS, description: `How long it is valid: 1 to ${MAX_TOKEN_DAYS} days.` }),
+    prototype_ids: Type.Optional(PrototypeIds),
   },
   { title: 'NewDeviceToken' },
 );
@@ -105,6 +116,7 @@ export const IssuedDeviceToken = Type.Object(
     name: Type.String(),
     access_token: Type.String({ description: 'The bearer token: shown this once, never stored.' }),
     expires_at: Type.String({ format: 'date-time' }),
+    prototype_ids: PrototypeIds,
   },
   { title: 'IssuedDeviceToken' },
 );
@@ -116,6 +128,7 @@ export const DeviceTokenView = Type.Object(
     created_at: Type.String({ format: 'date-time' }),
     expires_at: Type.String({ format: 'date-time' }),
     last_used_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'To within a minute; null: never used.' }),
+    prototype_ids: PrototypeIds,
   },
   { title: 'DeviceToken' },
 );

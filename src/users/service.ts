@@ -77,6 +77,7 @@ export function userService({ store, bus, now, log }: ServiceDeps, auth: Auth, a
       created_at: iso(row.created_at),
       expires_at: iso(row.expires_at),
       last_used_at: Number.isFinite(lastUsed) ? iso(lastUsed) : null,
+      prototype_ids: row.prototype_ids,
     };
   };
 
@@ -193,16 +194,41 @@ export function userService({ store, bus, now, log }: ServiceDeps, auth: Auth, a
     },
 
     /** A device token for the user (admin): shown this once. */
-    async issueToken(principal: Principal | undefined, username: string, name: string, days: number) {
+    async issueToken(
+      principal: Principal | undefined,
+      username: string,
+      name: string,
+      days: number,
+      prototypeIds: readonly number[] | null = null,
+    ) {
       const user = await existingUser(username);
-      const { row, accessToken } = await issueDeviceToken(store, auth.tokens, user, name, days, now());
+      if (prototypeIds) {
+        const unknown = [];
+        for (const [index, id] of prototypeIds.entries()) if (!(await store.prototypes.get(id))) unknown.push({ index, id });
+        if (unknown.length > 0) {
+          throw new InvalidInput(
+            ...unknown.map(({ index, id }) => ({
+              loc: ['body', 'prototype_ids', index],
+              msg: `Prototype ${id} not found`,
+              type: 'value_error',
+            })),
+          );
+        }
+      }
+      const { row, accessToken } = await issueDeviceToken(store, auth.tokens, user, name, days, now(), prototypeIds);
       audit(log, now, actorOf(principal), 'device token created', {
         username,
         token_id: row.token_id,
         name,
         expires_at: iso(row.expires_at),
       });
-      return { token_id: row.token_id, name: row.name, access_token: accessToken, expires_at: iso(row.expires_at) };
+      return {
+        token_id: row.token_id,
+        name: row.name,
+        access_token: accessToken,
+        expires_at: iso(row.expires_at),
+        prototype_ids: row.prototype_ids,
+      };
     },
 
     /** The user's device tokens, without their secret: the user's own with read, anyone's with admin. */

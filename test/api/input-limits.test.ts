@@ -134,6 +134,16 @@ describe.each(storeKinds())('input limits (%s)', (kind) => {
       expect(refused.body.detail[0]).toMatchObject({ loc: ['body', 'deviation_rate'], type: 'less_than_equal' });
       expect(await snapshot()).toEqual(before);
 
+      // Synthetic data is refused while a pump of the tank is enabled: the pumps made above are disabled first.
+      const pumps = (await service.get('/actuators/0')).body as { actuator_id: number }[];
+      expect(
+        (
+          await service.patch(
+            '/actuators',
+            pumps.map((p) => ({ actuator_id: p.actuator_id, enabled: false })),
+          )
+        ).status,
+      ).toBe(200);
       const sensors = (await service.get('/sensors/0')).body.length;
       const res = await service.post('/Measurement/Random', { nb_measurements: 200 * sensors, deviation_rate: 100, smoothing_factor: 0 });
       expect(res.status).toBe(200);

@@ -160,6 +160,7 @@ describe.each(storeKinds())('users, device tokens and sessions (%s)', (kind) => 
         name: 'pump controller',
         access_token: expect.any(String),
         expires_at: expect.stringMatching(/Z$/),
+        prototype_ids: null,
       });
       const days = (Date.parse(issued.expires_at) - Date.now()) / (24 * HOUR);
       expect(days).toBeGreaterThan(364.9);
@@ -173,6 +174,7 @@ describe.each(storeKinds())('users, device tokens and sessions (%s)', (kind) => 
           created_at: expect.any(String),
           expires_at: issued.expires_at,
           last_used_at: null,
+          prototype_ids: null,
         },
       ]);
       expect(list.text).not.toContain(issued.access_token);

@@ -63,9 +63,10 @@ describe.each(storeKinds())('volumes and stock (%s)', (kind) => {
       const created = await create(volumes);
       expect(created).toMatchObject(volumes);
       expect(await actuator(created.actuator_id)).toEqual(created);
+      // A patch leaves the stock as it is (only a refill sets it).
       const patched = await service.patch('/actuators', [{ actuator_id: created.actuator_id, stock_ml: 0, stock_low_ml: null }]);
       expect(patched.status).toBe(200);
-      expect(patched.body).toEqual([{ ...created, stock_ml: 0, stock_low_ml: null }]);
+      expect(patched.body).toEqual([{ ...created, stock_ml: 1000, stock_low_ml: null }]);
       expect(await actuator(created.actuator_id)).toEqual(patched.body[0]);
       // Numeric strings, as other numbers.
       expect(await create({ flow_ml_per_s: '0.5', stock_ml: '20' })).toMatchObject({ flow_ml_per_s: 0.5, stock_ml: 20 });
@@ -91,7 +92,9 @@ describe.each(storeKinds())('volumes and stock (%s)', (kind) => {
       expect(await actuatorsOf0()).toEqual(before);
     });
 
-    it.each(refused)('refuse %s with 422 on patch (merged), writing nothing of the whole batch', async (_what, fields, loc) => {
+    // A patch ignores stock_ml, so the stock's own rules are for create and refill only.
+    const refusedInPatch = refused.filter(([, fields]) => !('stock_ml' in fields));
+    it.each(refusedInPatch)('refuse %s with 422 on patch (merged), writing nothing of the whole batch', async (_what, fields, loc) => {
       const target = await create();
       const before = await actuatorsOf0();
       const res = await service.patch('/actuators', [
@@ -114,6 +117,34 @@ describe.each(storeKinds())('volumes and stock (%s)', (kind) => {
         ['body', 0, 'stock_ml'],
       ]);
       expect(await actuatorsOf0()).toEqual(before);
+    });
+  });
+
+  describe('whole objects do not roll back a bottle', () => {
+    it('a patch, partial or whole, ignores stock_ml; a refill sets it', async () => {
+      await service.post('/measurements', { sensor_id: 2, value: 7.2 });
+      const form = await create({ flow_ml_per_s: 2, stock_ml: 500 });
+      const id = form.actuator_id;
+      // A dose after the form was loaded: 6 ml out of the bottle.
+      expect((await run(id, NOW + 1000)).stock_ml).toBe(494);
+
+      // The form sent back whole, as the older dashboard does, with the stock it was loaded with.
+      const whole = await service.patch('/actuators', [{ ...form, actuator_name: 'Acid', stock_ml: 500 }]);
+      expect(whole.status, JSON.stringify(whole.body)).toBe(200);
+      expect(whole.body[0]).toMatchObject({ actuator_name: 'Acid', stock_ml: 494 });
+      // Partial, bulk, and an ill-typed or out-of-range stock: ignored as an unknown field is.
+      for (const stock of [1000, 0, -5, 'full', null, 1e300]) {
+        const res = await service.patch('/actuators', [
+          { actuator_id: id, stock_ml: stock },
+          { ...form, stock_ml: stock },
+        ]);
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+      }
+      expect((await actuator(id))?.stock_ml).toBe(494);
+      expect(await refills(id)).toEqual([]);
+
+      expect((await service.post(`/actuators/${id}/refill`, { stock_ml: 800 })).body.stock_ml).toBe(800);
+      expect((await actuator(id))?.stock_ml).toBe(800);
     });
   });
 

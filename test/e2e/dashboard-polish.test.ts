@@ -184,9 +184,9 @@ describe.each(storeKinds())('dashboard polish: keyboard, phone and wording (%s)'
       const advanced = page.locator('details.advanced');
       await advanced.waitFor();
       expect(await advanced.getAttribute('open')).toBeNull();
-      expect(await page.getByLabel('Replace all existing measurements').isVisible()).toBe(false);
+      expect(await page.getByLabel("Replace this tank's measurements").isVisible()).toBe(false);
       await page.getByText('Advanced', { exact: true }).click();
-      expect(await page.getByLabel('Replace all existing measurements').isChecked()).toBe(false);
+      expect(await page.getByLabel("Replace this tank's measurements").isChecked()).toBe(false);
       await screenshot(page, `polish-data-${size}`);
 
       const clicked = Date.now();

@@ -278,6 +278,8 @@ describe.each(storeKinds())('dashboard records in a real browser (%s)', (kind) =
       await form.waitFor();
       expect(await form.getByLabel('Flow (ml/s)').inputValue()).toBe(String(FLOW));
       expect(await form.getByLabel('Bottle now (ml)').inputValue()).toBe('500');
+      // Only a refill sets an existing pump's bottle: the form shows it and does not send it.
+      expect(await form.getByLabel('Bottle now (ml)').isDisabled()).toBe(true);
 
       // A flow of 0 is refused under its field, and nothing is written.
       const before = await actuator();

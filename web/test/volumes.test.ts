@@ -153,7 +153,7 @@ describe('volumeTexts and volumeChanges', () => {
     expect(volumeTexts(undefined)).toEqual({ flow_ml_per_s: '', max_ml_per_day: '', stock_ml: '', stock_low_ml: '' });
   });
 
-  it('leaves the stock out when the grower did not change it, so doses since loading are kept', () => {
+  it('leaves the stock out for an existing pump, so doses since loading are kept (a refill sets it)', () => {
     const original = volumeTexts(actuator);
     expect(volumeChanges({ ...original, max_ml_per_day: '50' }, original)).toEqual({
       values: { flow_ml_per_s: 2.5, max_ml_per_day: 50, stock_low_ml: 100 },
@@ -161,10 +161,10 @@ describe('volumeTexts and volumeChanges', () => {
     });
   });
 
-  it('sends a changed stock, and an emptied one as null', () => {
+  it('never sends the stock of an existing pump, changed or emptied', () => {
     const original = volumeTexts(actuator);
-    expect(volumeChanges({ ...original, stock_ml: '900' }, original).values.stock_ml).toBe(900);
-    expect(volumeChanges({ ...original, stock_ml: '' }, original).values.stock_ml).toBeNull();
+    expect(volumeChanges({ ...original, stock_ml: '900' }, original).values).not.toHaveProperty('stock_ml');
+    expect(volumeChanges({ ...original, stock_ml: '' }, original).values).not.toHaveProperty('stock_ml');
   });
 
   it('sends every field for a new actuator', () => {

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { fsyncPath } from '../fsync.js';
 import { takeStoreExclusively } from '../sqlite/store-lock.js';
 import { sqliteFileOf } from './paths.js';
+import { schemaDifferences } from './schema-check.js';
 import { checkSqliteCopy } from './sqlite-file.js';
 
 export type RestoreResult =
@@ -10,7 +11,7 @@ export type RestoreResult =
 
 /**
  * Puts a backup in place of a SQLite store that no process holds (see store-lock.ts). The backup
- * is checked first (integrity, the service's tables) and copied beside the store; the current
+ * is checked first (integrity, the service's tables, the schema its migrations make) and copied beside the store; the current
  * store keeps its name with `.replaced-<stamp>` (its WAL and shared memory too); then the copy is
  * renamed over the store in one step, so the store's name always opens some whole store.
  */
@@ -44,11 +45,22 @@ export async function restoreSqliteStore(databaseUrl: string, backupFile: string
   }
 }
 
-/** A file given to restore: a whole SQLite file with the service's tables (counts are not known). */
-function checkBackupCopyOf(file: string) {
+/**
+ * A file given to restore: a whole SQLite file with the service's tables (counts are not known),
+ * whose schema is exactly what the migrations make (schema-check.ts).
+ */
+async function checkBackupCopyOf(file: string): Promise<{ ok: boolean; problems: string[] }> {
   if (!existsSync(file)) return { ok: false, problems: [`${file} does not exist`] };
   // The check converts the file to one self-contained file in place; the backup is the operator's, so a scratch copy is read.
   const scratch = `${file}.checking-${process.pid}`;
   copyFileSync(file, scratch);
-  return checkSqliteCopy(scratch).finally(() => rmSync(scratch, { force: true }));
+  try {
+    const check = await checkSqliteCopy(scratch);
+    if (!check.ok) return check;
+    const differences = await schemaDifferences(scratch);
+    if (differences.length === 0) return check;
+    return { ok: false, problems: [`its schema is not the one the service's migrations make: ${differences.join('; ')}`] };
+  } finally {
+    rmSync(scratch, { force: true });
+  }
 }

@@ -5,7 +5,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { type Bucket, bucketStream } from '../../domain/bucket-fold.js';
 import { KEPT_SIZES } from '../../domain/bucket-sizes.js';
 import { BUCKET_COLUMNS, MERGE_ON_CONFLICT, newBucketStamp } from '../history-sql.js';
-import type { GeneratedSeries } from '../store.js';
+import type { GeneratedSeries, ReplaceSensors } from '../store.js';
 import { binaryRows, type FieldType } from './binary-copy.js';
 
 const RETIRED_BEFORE_KEY = 'history.raw_retired_before';
@@ -76,7 +76,7 @@ export async function copyRowsIn(pool: pg.Pool, statement: string, rows: Iterabl
 export async function loadSeries(
   pool: pg.Pool,
   series: readonly GeneratedSeries[],
-  replace: boolean,
+  replace: boolean | ReplaceSensors,
   makeDays: () => Promise<void>,
 ): Promise<number> {
   const count = series.reduce((n, s) => n + s.timestamps.length, 0);
@@ -111,7 +111,13 @@ export async function loadSeries(
     await client.query('begin');
     try {
       let deleted = 0;
-      if (replace) {
+      if (typeof replace === 'object') {
+        // One tank's sensors only: their rows, buckets and noted hours; the rest of the store stays.
+        const ids = [...replace.sensorIds];
+        deleted = (await client.query('delete from measurements where sensor_id = any($1::int[])', [ids])).rowCount ?? 0;
+        await client.query('delete from history_buckets where sensor_id = any($1::int[])', [ids]);
+        await client.query('delete from history_pending where sensor_id = any($1::int[])', [ids]);
+      } else if (replace) {
         deleted = Number(
           (
             await client.query<{ n: string }>(

@@ -7,12 +7,28 @@ export interface NewDeviceToken {
   name: string;
   created_at: number;
   expires_at: number;
+  /** The prototypes it is limited to; null or left out: every prototype. */
+  prototype_ids?: readonly number[] | null;
 }
 
-const toToken = (row: StoredDeviceToken): StoredDeviceToken => ({
+type DeviceTokenRow = Omit<StoredDeviceToken, 'prototype_ids'> & { prototype_ids: string | null };
+
+/** The stored list of prototypes; anything but an array of ids reads as none at all (fail closed: the token reaches no tank). */
+function prototypeIdsOf(text: string | null): number[] | null {
+  if (text === null) return null;
+  try {
+    const ids: unknown = JSON.parse(text);
+    return Array.isArray(ids) && ids.every((id) => Number.isSafeInteger(id)) ? (ids as number[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+const toToken = (row: DeviceTokenRow): StoredDeviceToken => ({
   ...row,
   token_id: Number(row.token_id),
   user_id: Number(row.user_id),
+  prototype_ids: prototypeIdsOf(row.prototype_ids),
 });
 
 /** Device tokens (docs/api.md §6.1): what lists and revokes them one by one; never their secret. */
@@ -27,6 +43,7 @@ export function deviceTokenRepository(db: Kysely<Database>, dialect: Dialect) {
           created_at: dialect.time(token.created_at),
           expires_at: dialect.time(token.expires_at),
           last_used_at: null,
+          prototype_ids: token.prototype_ids ? JSON.stringify([...new Set(token.prototype_ids)].sort((x, y) => x - y)) : null,
         })
         .returningAll()
         .executeTakeFirstOrThrow();

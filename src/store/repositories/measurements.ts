@@ -53,6 +53,16 @@ export function measurementRepository(db: Kysely<Database>, dialect: Dialect) {
       return Number(result.numDeletedRows);
     },
 
+    /** Every measurement of these sensors (the synthetic data of one tank replacing its own). */
+    async deleteOfSensors(sensorIds: readonly number[]): Promise<number> {
+      if (sensorIds.length === 0) return 0;
+      const result = await db
+        .deleteFrom('measurements')
+        .where('sensor_id', 'in', [...sensorIds])
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
     /** The newest measurement of a sensor by timestamp (ties: the highest id). */
     last,
 

@@ -7,10 +7,12 @@ import { DEVICE_TOKEN_DAYS, localDate, localDateTime, permissionWords, riskyForD
 import { ActionProblem, useAction } from './action';
 import { ConfirmDialog } from './confirm';
 import { CopyLine } from './copy';
-import { FormError, TextField } from './fields';
+import { useDashboard } from '../context';
+import { FormError, SelectField, TextField } from './fields';
 
 /** A user's device tokens (docs/api.md §6.1): listed without their secret, made one at a time, revoked one at a time. */
 export function DeviceTokens({ user }: { user: UserSummary }) {
+  const { prototypes } = useDashboard();
   const [tokens, setTokens] = useState<DeviceToken[] | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [revoking, setRevoking] = useState<DeviceToken | null>(null);
@@ -66,6 +68,12 @@ export function DeviceTokens({ user }: { user: UserSummary }) {
                   <dt>Expires</dt>
                   <dd>
                     <time dateTime={token.expires_at}>{localDate(token.expires_at)}</time>
+                  </dd>
+                </div>
+                <div>
+                  <dt>Tanks</dt>
+                  <dd data-tanks={token.prototype_ids === null ? 'all' : token.prototype_ids.join(',')}>
+                    {tankWords(token.prototype_ids, prototypes)}
                   </dd>
                 </div>
                 <div>
@@ -146,8 +154,11 @@ function NewDeviceTokenForm({
   onCreated: (token: CreatedDeviceToken) => void;
   onCancel: () => void;
 }) {
+  const { prototype, prototypes } = useDashboard();
   const [name, setName] = useState('');
   const [days, setDays] = useState(String(DEVICE_TOKEN_DAYS));
+  // A device usually serves one tank: the tank on screen by default, so it reaches no other.
+  const [tank, setTank] = useState<number | 'all'>(prototype.prototype_id);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState(false);
   const create = async (event: Event) => {
@@ -155,7 +166,9 @@ function NewDeviceTokenForm({
     setBusy(true);
     try {
       // The service judges the values and says what is wrong (what is not a number goes as null).
-      onCreated(await api.issueDeviceToken(user.username, { name: name.trim(), days: Number(days) }));
+      onCreated(
+        await api.issueDeviceToken(user.username, { name: name.trim(), days: Number(days), prototype_ids: tank === 'all' ? null : [tank] }),
+      );
     } catch (error) {
       setErrors(fieldErrors(error));
     } finally {
@@ -192,6 +205,19 @@ function NewDeviceTokenForm({
         disabled={busy}
         hint="1 to 3650; you can revoke it any time"
       />
+      <SelectField<number | 'all'>
+        label="Tank"
+        name="prototype_ids"
+        errors={errors}
+        value={tank}
+        options={[
+          ...prototypes.map((p) => ({ value: p.prototype_id, label: p.prototype_name })),
+          { value: 'all' as const, label: 'Every tank' },
+        ]}
+        onValue={setTank}
+        disabled={busy}
+        hint="The token is refused for every other tank"
+      />
       <FormError errors={errors} names={['_form']} />
       <div class="actions">
         <button type="button" class="ghost" onClick={onCancel}>
@@ -225,4 +251,10 @@ function TokenShownOnce({ user, token, onDone }: { user: UserSummary; token: Cre
       </div>
     </div>
   );
+}
+
+/** The tanks a token reaches, by name. */
+function tankWords(ids: readonly number[] | null, prototypes: readonly { prototype_id: number; prototype_name: string }[]): string {
+  if (ids === null) return 'every tank';
+  return ids.map((id) => prototypes.find((p) => p.prototype_id === id)?.prototype_name ?? `#${id}`).join(', ');
 }

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { FieldErrors } from '../api/errors';
 import type { Actuator, Sensor } from '../api/types';
 import { optionalText, parseOptionalNumbers } from '../domain/numbers';
-import { followStock, VOLUME_FIELDS, volumeChanges, volumeTexts, type VolumeTexts } from '../domain/volumes';
+import { followStock, STOCK_SET_BY_REFILL, VOLUME_FIELDS, volumeChanges, volumeTexts, type VolumeTexts } from '../domain/volumes';
 import { NumberField } from './fields';
 
 /**
@@ -12,6 +12,8 @@ import { NumberField } from './fields';
  */
 export interface RecordFieldsState<T> {
   texts: T;
+  /** Whether the form edits an existing one (whose bottle only a refill sets). */
+  existing?: boolean;
   setTexts: (texts: T) => void;
   /** The fields to send, or the problems to show under them. */
   changes: () => { values: Record<string, number | null>; errors: Record<string, string> };
@@ -30,8 +32,9 @@ export function useVolumeFields(actuator: Actuator | undefined): RecordFieldsSta
   }, [actuator?.stock_ml]);
   return {
     texts,
+    existing: actuator !== undefined,
     setTexts,
-    // The stock is sent only when the grower changed it from what the service last said.
+    // The stock is sent only for a new pump: a refill sets an existing one's.
     changes: () => volumeChanges(texts, actuator && given.current) as ReturnType<RecordFieldsState<VolumeTexts>['changes']>,
     reset: () => setTexts(volumeTexts(undefined)),
   };
@@ -58,8 +61,8 @@ export function VolumeFields({
             errors={errors}
             value={state.texts[field.name]}
             onValue={(value) => state.setTexts({ ...state.texts, [field.name]: value })}
-            disabled={disabled}
-            hint={field.hint}
+            disabled={disabled || (field.name === 'stock_ml' && state.existing === true)}
+            hint={field.name === 'stock_ml' && state.existing ? STOCK_SET_BY_REFILL : field.hint}
           />
         ))}
       </div>

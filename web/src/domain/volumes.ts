@@ -122,6 +122,9 @@ export function refillSuggestion(lastRefillMl: number | null, stockMl: number | 
   return '';
 }
 
+/** What the bottle field says on an existing pump, where only a refill sets it. */
+export const STOCK_SET_BY_REFILL = 'Set by Refill on the pump’s card; each dose takes its volume';
+
 /** The §15 fields of an actuator's settings form. */
 export const VOLUME_FIELDS = [
   { name: 'flow_ml_per_s', label: 'Flow (ml/s)', hint: 'Run the pump 60 s into a measuring cup, divide by 60; empty: volumes not counted' },
@@ -142,9 +145,9 @@ export function volumeTexts(actuator: Partial<VolumeFields> | undefined): Volume
 }
 
 /**
- * The volume fields to send. `stock_ml` only when the grower changed it: every dose lowers the
- * stock while the form is open, so sending back the amount the form was loaded with would undo
- * those doses.
+ * The volume fields to send. `stock_ml` only for a new actuator: the service ignores it in a
+ * patch (every dose lowers the stock while the form is open, and sending back the amount the form
+ * was loaded with would undo those doses); an existing pump's bottle is set by *Refill*.
  */
 export function volumeChanges(
   texts: VolumeTexts,
@@ -152,7 +155,7 @@ export function volumeChanges(
 ): { values: Partial<Record<VolumeName, number | null>>; errors: Partial<Record<VolumeName, string>> } {
   const parsed = parseOptionalNumbers(texts);
   const values: Partial<Record<VolumeName, number | null>> = { ...parsed.values };
-  if (original && texts.stock_ml.trim() === original.stock_ml.trim()) delete values.stock_ml;
+  if (original) delete values.stock_ml;
   return { values, errors: parsed.errors };
 }
 

@@ -129,9 +129,9 @@ function ExportForm({ sensors }: { sensors: Sensor[] }) {
 }
 
 function GeneratorForm() {
-  const { canModify } = useDashboard();
+  const { canModify, prototype } = useDashboard();
   const [count, setCount] = useState('5000');
-  // Adding is the safe default: replacing deletes every stored measurement (and asks first).
+  // Adding is the safe default: replacing deletes the tank's stored measurements (and asks first).
   const [replace, setReplace] = useState(false);
   const [asking, setAsking] = useState(false);
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -146,7 +146,8 @@ function GeneratorForm() {
     setBusy(true);
     setStatus('');
     try {
-      const outcome = await api.generate({ nb_measurements: parsed.values.nb_measurements, replace });
+      // The tank on screen only: the service refuses while one of its pumps is enabled.
+      const outcome = await api.generate({ nb_measurements: parsed.values.nb_measurements, replace, prototype_id: prototype.prototype_id });
       setErrors({});
       setStatus(`Generated ${outcome.generated} measurements${outcome.deleted ? `, deleted ${outcome.deleted}` : ''}.`);
     } catch (error) {
@@ -159,7 +160,7 @@ function GeneratorForm() {
 
   const submit = (event: Event) => {
     event.preventDefault();
-    // Replacing deletes every measurement of every sensor: ask first.
+    // Replacing deletes every measurement of the tank's sensors: ask first.
     if (replace) setAsking(true);
     else void generate();
   };
@@ -167,7 +168,10 @@ function GeneratorForm() {
   return (
     <form class="form" onSubmit={submit} aria-labelledby="generator-heading">
       <h3 id="generator-heading">Synthetic data</h3>
-      <p class="muted">Plausible random readings for every sensor over the last year, day and hour: for demos and trying the dashboard.</p>
+      <p class="muted">
+        Plausible random readings for every sensor of {prototype.prototype_name} over the last year, day and hour: for demos and trying the
+        dashboard. Refused while a pump of this tank is enabled.
+      </p>
       <div class="grid">
         <NumberField
           label="Measurements"
@@ -176,26 +180,29 @@ function GeneratorForm() {
           value={count}
           onValue={setCount}
           disabled={!canModify || busy}
-          hint="Shared among all sensors"
+          hint="Shared among the tank's sensors"
         />
       </div>
       <CheckField
-        label="Replace all existing measurements"
+        label="Replace this tank's measurements"
         name="replace"
         checked={replace}
         onValue={setReplace}
         disabled={!canModify || busy}
       />
-      <FormError errors={errors} names={['_form', 'replace']} />
+      <FormError errors={errors} names={['_form', 'replace', 'prototype_id']} />
       <FormActions submit={busy ? 'Generating…' : 'Generate'} disabled={!canModify || busy} status={status} />
       <ConfirmDialog
         open={asking}
-        title="Replace all measurements?"
+        title="Delete and regenerate this tank's data?"
         confirmLabel="Delete and generate"
         onConfirm={generate}
         onCancel={() => setAsking(false)}
       >
-        <p>Every stored measurement of every sensor will be deleted and replaced by synthetic data. This cannot be undone.</p>
+        <p>
+          Every stored measurement of the sensors of {prototype.prototype_name} will be deleted and replaced by synthetic data. This cannot
+          be undone.
+        </p>
       </ConfirmDialog>
     </form>
   );
