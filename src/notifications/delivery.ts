@@ -20,6 +20,8 @@ export interface DeliveryDeps {
   log: Logger;
   /** How long a message is retried, and the backoff (the webhooks' settings). */
   retry: { retryForMs: number; firstDelayMs: number; maxDelayMs: number };
+  /** A channel began to fail (the notifier watches how long). */
+  onFailing: () => void;
 }
 
 /**
@@ -29,7 +31,7 @@ export interface DeliveryDeps {
  * channel's first failure is recorded (the notifier tells the others when it lasts); a success
  * clears it. Rows survive restarts and kills.
  */
-export function channelDelivery({ store, now, timers, settings, sealer, log, retry }: DeliveryDeps) {
+export function channelDelivery({ store, now, timers, settings, sealer, log, retry, onFailing }: DeliveryDeps) {
   interface Loop {
     running: Promise<void> | undefined;
     again: boolean;
@@ -96,6 +98,7 @@ export function channelDelivery({ store, now, timers, settings, sealer, log, ret
             if (failingSince === null) {
               failingSince = now();
               await store.notifications.setFailing(channelId, failingSince, failureTold);
+              onFailing();
             }
             const at = nextAttempt(n.created_at, n.attempts + 1, now(), retry);
             if (at === undefined) {

@@ -59,6 +59,7 @@ export async function register(app: App, deps: NotificationsDeps) {
     return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   };
 
+  let kickNotifier = () => {};
   const delivery = channelDelivery({
     store,
     now,
@@ -67,8 +68,10 @@ export async function register(app: App, deps: NotificationsDeps) {
     sealer,
     log,
     retry: { ...DEFAULT_WEBHOOK_TIMING, ...deps.webhookTiming, retryForMs: config.alertWebhookRetryForMs },
+    onFailing: () => kickNotifier(),
   });
   const notify = notifier({ store, bus, now, timers, settings, links, publicUrl, log, enqueued: () => void delivery.kickAll() });
+  kickNotifier = () => notify.kick();
   const outage = outageWatch(store.settings, now, timers, log);
 
   await app.register(notificationRoutes, {

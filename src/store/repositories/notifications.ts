@@ -153,7 +153,9 @@ export function notificationRepository(db: Kysely<Database>, dialect: Dialect) {
       const rows = await db
         .selectFrom('alerts')
         .leftJoin('actuators', 'actuators.actuator_id', 'alerts.actuator_id')
-        .leftJoin('sensors', (join) => join.on((eb) => eb('sensors.sensor_id', '=', eb.fn.coalesce('alerts.sensor_id', 'actuators.sensor_id'))))
+        .leftJoin('sensors', (join) =>
+          join.on((eb) => eb('sensors.sensor_id', '=', eb.fn.coalesce('alerts.sensor_id', 'actuators.sensor_id'))),
+        )
         .leftJoin('prototypes', 'prototypes.prototype_id', 'sensors.prototype_id')
         .select([
           'alerts.alert_id',
