@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../helpers/service.js';
@@ -60,6 +63,24 @@ describe.each(storeKinds())('notification channels (%s)', (kind) => {
     const one = await svc.get(`/notifications/channels/${list.body[2].channel_id}`);
     expect(one.status).toBe(200);
     expect(one.text).not.toContain(BOT_TOKEN);
+  });
+
+  it('a backup holds the channels with their secrets only sealed', async () => {
+    const svc = await start();
+    expect((await svc.post('/notifications/channels', { type: 'telegram', bot_token: BOT_TOKEN, chat_id: '42' })).status).toBe(200);
+    const dir = mkdtempSync(join(tmpdir(), 'sensorhub-notify-backup-'));
+    try {
+      const file = join(dir, 'copy.db');
+      const counts = await svc.store.backupTo(file, () => {});
+      expect(counts.notification_channels).toBe(1);
+      const bytes = readFileSync(file);
+      expect(bytes.includes(Buffer.from(BOT_TOKEN))).toBe(false);
+      expect(bytes.includes(Buffer.from('"chat_id":"42"'))).toBe(true);
+      const [{ sealed }] = await rows(svc);
+      expect(bytes.includes(Buffer.from(sealed as string))).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it.each([
