@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { parseDuration } from '../domain/duration.js';
 import { type MqttSettings, MqttSettingError, mqttSettings } from './mqtt.js';
-import { type NotificationSettings, notificationSettings } from '../notifications/settings.js';
+import { type NotificationSettings, notificationSettings } from './notifications.js';
 import type { OpenStoreOptions } from '../store/index.js';
 
 export type AuthMode = 'open' | 'enforced';

@@ -47,14 +47,14 @@ export interface AckDeps {
 /**
  * The acknowledge links. A GET only shows the alert and a button (mail scanners and link
  * previews open links: they must not acknowledge); the button's POST acknowledges, once,
- * recorded as "via link from <channel>". A forged link answers 403, an expired or used one 410.
+ * recorded as "via link from <channel>". A link the service did not sign answers 404, an expired or used one 410.
  */
 export function ackLinks({ store, links, now, alerts }: AckDeps) {
   const refused = (status: number, title: string, text: string): AckPage => ({
     status,
     html: page(title, `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>`),
   });
-  const forged = () => refused(403, 'Not a valid link', 'This acknowledge link is not one the service made. Open the dashboard instead.');
+  const forged = () => refused(404, 'Not a valid link', 'This acknowledge link is not one the service made. Open the dashboard instead.');
   const expired = () => refused(410, 'This link has expired', 'Acknowledge the alert in the dashboard instead.');
   const used = () => refused(410, 'This link was already used', 'Each acknowledge link works once. The alert’s state is in the dashboard.');
 

@@ -3,7 +3,7 @@ import type { ChannelFields, Store, StoredChannel } from '../store/index.js';
 import { minutesOf } from './schedule.js';
 import type { Sealer } from './seal.js';
 import type { OpenChannel } from './senders.js';
-import type { NotificationSettings } from './settings.js';
+import type { NotificationSettings } from '../config/notifications.js';
 
 export const CHANNEL_TYPES = ['email', 'ntfy', 'telegram', 'pushover', 'webhook'] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];

@@ -5,7 +5,7 @@ import type { Store } from '../store/index.js';
 import { destinationOf, openChannel } from './channels.js';
 import type { Sealer } from './seal.js';
 import { type Outgoing, sendThrough } from './senders.js';
-import type { NotificationSettings } from './settings.js';
+import type { NotificationSettings } from '../config/notifications.js';
 
 /** Heads of alerts delivered at once to one channel. */
 const BATCH = 8;

@@ -8,7 +8,7 @@ import type { LinkSigner } from './links.js';
 import { alertMessage, durationWords, type Message, noticeMessage } from './message.js';
 import { channelWants, planAlert, type PlannedMessage } from './plan.js';
 import { sendAt } from './schedule.js';
-import type { NotificationSettings } from './settings.js';
+import type { NotificationSettings } from '../config/notifications.js';
 
 /** Where the notifier remembers the newest alert it has looked at (alerts older than the first start are not told). */
 const CURSOR_KEY = 'notifications_cursor';

@@ -48,7 +48,12 @@ const TAGS = ['notifications'];
 export const notificationRoutes: FastifyPluginAsyncTypebox<NotificationRouteDeps> = async (app, { channels, test, links }) => {
   app.get('/notifications/channels', {
     config: { access: 'admin' },
-    schema: { tags: TAGS, summary: 'The notification channels (secrets never shown)', response: { 200: Type.Array(Channel) } },
+    schema: {
+      tags: TAGS,
+      summary: 'The notification channels (secrets never shown)',
+      operationId: 'listNotificationChannels',
+      response: { 200: Type.Array(Channel) },
+    },
     handler: () => channels.list(),
   });
 
@@ -57,6 +62,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<NotificationRouteDeps
     schema: {
       tags: TAGS,
       summary: 'Adds a notification channel',
+      operationId: 'addNotificationChannel',
       body: ChannelInput,
       response: { 200: Channel, ...errorResponses(404, 422) },
     },
@@ -68,6 +74,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<NotificationRouteDeps
     schema: {
       tags: TAGS,
       summary: 'One notification channel',
+      operationId: 'getNotificationChannel',
       params: ChannelIdParams,
       response: { 200: Channel, ...errorResponses(404, 422) },
     },
@@ -79,6 +86,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<NotificationRouteDeps
     schema: {
       tags: TAGS,
       summary: 'Changes a notification channel (a secret left out is kept)',
+      operationId: 'changeNotificationChannel',
       params: ChannelIdParams,
       body: ChannelInput,
       response: { 200: Channel, ...errorResponses(404, 422) },
@@ -91,6 +99,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<NotificationRouteDeps
     schema: {
       tags: TAGS,
       summary: 'Removes a notification channel and its waiting messages',
+      operationId: 'removeNotificationChannel',
       params: ChannelIdParams,
       response: { 204: Deleted, ...errorResponses(404, 422) },
     },
@@ -105,6 +114,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<NotificationRouteDeps
     schema: {
       tags: TAGS,
       summary: 'Sends a test message now and answers what the far end said',
+      operationId: 'testNotificationChannel',
       params: ChannelIdParams,
       response: { 200: TestResult, ...errorResponses(404, 422) },
     },
@@ -118,7 +128,12 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<NotificationRouteDeps
     scoped.addContentTypeParser('application/x-www-form-urlencoded', (_request, _payload, done) => done(null, undefined));
     scoped.get('/notifications/ack/:token', {
       config: { access: 'public' },
-      schema: { tags: TAGS, summary: 'Shows the alert of an acknowledge link and its Acknowledge button', params: AckParams },
+      schema: {
+        tags: TAGS,
+        summary: 'Shows the alert of an acknowledge link and its Acknowledge button',
+        operationId: 'showAcknowledgeLink',
+        params: AckParams,
+      },
       handler: async (request, reply) => {
         const page = await links.show((request.params as { token: string }).token);
         return reply.code(page.status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(page.html);
@@ -126,7 +141,12 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<NotificationRouteDeps
     });
     scoped.post('/notifications/ack/:token', {
       config: { access: 'public' },
-      schema: { tags: TAGS, summary: 'Acknowledges the alert of a link (once; 410 after)', params: AckParams },
+      schema: {
+        tags: TAGS,
+        summary: 'Acknowledges the alert of a link (once; 410 after)',
+        operationId: 'useAcknowledgeLink',
+        params: AckParams,
+      },
       handler: async (request, reply) => {
         const page = await links.use((request.params as { token: string }).token);
         return reply.code(page.status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(page.html);

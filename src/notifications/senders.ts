@@ -1,6 +1,6 @@
 import nodemailer from 'nodemailer';
 import type { Message } from './message.js';
-import type { NotificationSettings } from './settings.js';
+import type { NotificationSettings } from '../config/notifications.js';
 
 /** A channel ready to send: its plain settings and its opened secrets. */
 export interface OpenChannel {
