@@ -119,11 +119,12 @@ function webhook(channel: OpenChannel, m: Outgoing): Promise<SendResult> {
 
 async function email(channel: OpenChannel, m: Outgoing, settings: NotificationSettings): Promise<SendResult> {
   if (!settings.smtpUrl) return { ok: false, status: 0, detail: 'SMTP_URL is not set' };
-  const transport = nodemailer.createTransport(settings.smtpUrl, {
+  const transport = nodemailer.createTransport({
+    url: settings.smtpUrl,
     connectionTimeout: TIMEOUT_MS,
     greetingTimeout: TIMEOUT_MS,
     socketTimeout: TIMEOUT_MS,
-  } as object);
+  } as Parameters<typeof nodemailer.createTransport>[0]);
   try {
     const lines = m.text;
     const info = await transport.sendMail({

@@ -21,7 +21,7 @@ describe.each(storeKinds())('notifications delivered (%s)', (kind) => {
     for (const close of closers.splice(0)) await close();
   });
 
-  async function setUp(now = NOW) {
+  async function setUp(now = NOW, lines?: string[]) {
     const ntfy = await farEnd('ntfy');
     const telegram = await farEnd('telegram');
     const pushover = await farEnd('pushover');
@@ -39,7 +39,10 @@ describe.each(storeKinds())('notifications delivered (%s)', (kind) => {
         NOTIFY_TIME_ZONE: 'UTC',
         PUBLIC_URL: 'https://hub.example.org',
       },
-      app: { alerts: { timers: manual.timers } },
+      app: {
+        alerts: { timers: manual.timers },
+        ...(lines ? { logger: { level: 'trace', stream: { write: (line: string) => void lines.push(line) } } } : {}),
+      },
     }));
     manual.follow(svc);
     const sensor = await svc.post('/sensors/', { ...temperatureSensorBody, sensor_name: 'Root zone' });
@@ -240,5 +243,21 @@ describe.each(storeKinds())('notifications delivered (%s)', (kind) => {
     });
     await eventually(() => telegram.received.some((r) => r.body.text.includes('channel "Phone" is failing')), 'the failing channel told');
     expect((await svc.get(`/notifications/channels/${phone}`)).text).not.toContain('tk_');
+  });
+
+  it('never writes a secret to the log, also when deliveries fail', async () => {
+    const lines: string[] = [];
+    const { svc, ntfy, measure, channel, settle } = await setUp(NOW, lines);
+    const wrongBot = '999:wrongwrongwrongwrongwrongwrong';
+    await channel({ type: 'ntfy', url: ntfy.url, topic: 'tanks', token: 'tk_secretsecretsecret' });
+    await channel({ type: 'telegram', bot_token: wrongBot, chat_id: '1' });
+    ntfy.state.failing = true;
+    await measure(45);
+    await settle();
+    await eventually(() => lines.some((line) => line.includes('notification not delivered')), 'a failed delivery logged');
+    expect((await svc.get('/notifications/channels')).status).toBe(200);
+    const log = lines.join('\n');
+    expect(log).not.toContain('tk_secretsecretsecret');
+    expect(log).not.toContain(wrongBot);
   });
 });
