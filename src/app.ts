@@ -25,6 +25,7 @@ import { validatorCompiler } from './http/validation.js';
 import { httpServer } from './http-server.js';
 import { register as registerMeasurements } from './measurements/index.js';
 import { register as registerMqtt } from './mqtt/index.js';
+import { register as registerNotifications } from './notifications/index.js';
 import { register as registerOps } from './ops/index.js';
 import { type BackupOptions, register as registerBackup } from './backup/index.js';
 import { register as registerPicture } from './picture/index.js';
@@ -199,7 +200,13 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
   await registerPicture(app, deps);
   await registerTimelapses(app, deps);
   await registerLiveEvents(app, deps);
-  await registerAlerts(app, deps);
+  const alerts = await registerAlerts(app, deps);
+  await registerNotifications(app, {
+    ...deps,
+    alerts: alerts.alerts,
+    timers: options.alerts?.timers,
+    webhookTiming: options.alerts?.webhooks,
+  });
   await registerRecords(app, deps);
   await registerDashboard(app, deps);
 

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { parseDuration } from '../domain/duration.js';
 import { type MqttSettings, MqttSettingError, mqttSettings } from './mqtt.js';
+import { type NotificationSettings, notificationSettings } from './notifications.js';
 import type { OpenStoreOptions } from '../store/index.js';
 
 export type AuthMode = 'open' | 'enforced';
@@ -71,6 +72,8 @@ export interface Config {
   backupKeep: number;
   /** The MQTT bridge (§12); undefined when `MQTT_URL` is unset. */
   mqtt: MqttSettings | undefined;
+  /** Notification channels' settings: SMTP, the far ends' APIs, repeats, escalation, links. */
+  notifications: NotificationSettings;
 }
 
 /** A bad configuration value: the message names the variable, so the operator knows what to fix. */
@@ -327,6 +330,9 @@ export function loadConfig(env: Env = process.env): Config {
     backupEveryMs: backupEvery(env),
     backupKeep: integer(env, 'BACKUP_KEEP', 7, 1, 10_000),
     mqtt: mqtt(env, port, authMode),
+    notifications: notificationSettings(env, (variable, message) => {
+      throw new ConfigError(variable, message);
+    }),
   };
 }
 

@@ -32,6 +32,9 @@ const TABLES = [
   'alerts',
   'alert_levels',
   'alert_notifications',
+  'notification_channels',
+  'notification_progress',
+  'notification_links_used',
 ] as const satisfies readonly (keyof Database)[];
 type Table = (typeof TABLES)[number];
 
@@ -213,6 +216,38 @@ const COLUMNS: { [T in Table]: { key: KeyOf<T>; columns: { [C in keyof Database[
       last_error: 'as-is',
     },
   },
+  // Channel secrets travel only in their sealed form (`sealed`), as they are stored.
+  notification_channels: {
+    key: 'channel_id',
+    columns: {
+      channel_id: 'as-is',
+      type: 'as-is',
+      name: 'as-is',
+      min_severity: 'as-is',
+      prototype_ids: 'as-is',
+      quiet_from: 'as-is',
+      quiet_to: 'as-is',
+      escalation: 'bool',
+      settings: 'as-is',
+      sealed: 'as-is',
+      created_at: 'time',
+      failing_since: 'time',
+      failure_told: 'bool',
+    },
+  },
+  notification_progress: {
+    key: 'alert_id',
+    columns: {
+      alert_id: 'as-is',
+      severity: 'as-is',
+      critical_since: 'time',
+      sends: 'as-is',
+      next_repeat_at: 'time',
+      escalated: 'bool',
+      finished: 'bool',
+    },
+  },
+  notification_links_used: { key: 'nonce', columns: { nonce: 'as-is', used_at: 'time' } },
 };
 
 /** Tables whose ids the store assigns: the target's next id must follow the copied ones. */
@@ -229,6 +264,7 @@ const IDENTITIES: Partial<Record<Table, string>> = {
   measurements: 'measurement_id',
   alerts: 'alert_id',
   alert_notifications: 'notification_id',
+  notification_channels: 'channel_id',
 };
 
 const BATCH = 5_000;

@@ -264,7 +264,44 @@ export interface AlertNotificationTable {
   last_error: string | null;
 }
 
+/** A notification channel (migration 100): its type's plain settings as JSON text, its secrets sealed. */
+export interface NotificationChannelTable {
+  channel_id: Generated<number>;
+  type: string;
+  name: string;
+  min_severity: string;
+  /** JSON array of prototype ids; null: every prototype. */
+  prototype_ids: string | null;
+  quiet_from: string | null;
+  quiet_to: string | null;
+  escalation: DbBool;
+  settings: string;
+  sealed: string | null;
+  created_at: DbTime;
+  failing_since: DbTime | null;
+  failure_told: DbBool;
+}
+
+/** How far one alert's messages have gone (migration 100). */
+export interface NotificationProgressTable {
+  alert_id: number;
+  severity: string;
+  critical_since: DbTime | null;
+  sends: number;
+  next_repeat_at: DbTime | null;
+  escalated: DbBool;
+  finished: DbBool;
+}
+
+export interface NotificationLinkUsedTable {
+  nonce: string;
+  used_at: DbTime;
+}
+
 export interface Database {
+  notification_channels: NotificationChannelTable;
+  notification_progress: NotificationProgressTable;
+  notification_links_used: NotificationLinkUsedTable;
   alerts: AlertTable;
   alert_levels: AlertLevelTable;
   alert_notifications: AlertNotificationTable;

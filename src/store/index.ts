@@ -17,6 +17,7 @@ export type {
 export type { Repositories } from './repositories/index.js';
 export type { AlertRepository, AlertRow } from './repositories/alerts.js';
 export type { Removal } from './repositories/removals.js';
+export type { ChannelFields, FollowedAlert, NotificationProgress, StoredChannel } from './repositories/notifications.js';
 export type { SettingRepository } from './repositories/settings.js';
 export type { MaybePromise, OpenStoreOptions, PolledReads, RelayChannel, RelayListener, Store, StoreKind } from './store.js';
 export { isDiskFull, isMissingReference, isStoreUnavailable, storeDiskOf } from './errors.js';

@@ -149,7 +149,15 @@ describe.each(storeKinds())('AUTH_MODE=enforced (%s)', (kind) => {
 
   it('leaves every documented operation closed except the public ones', async () => {
     const doc = (await service.get('/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
-    const open = new Set(['POST /token', 'GET /healthz', 'POST /users/logout/', 'GET /users/items/']);
+    const open = new Set([
+      'POST /token',
+      'GET /healthz',
+      'POST /users/logout/',
+      'GET /users/items/',
+      // The acknowledge links: the signed link is the permission.
+      'GET /notifications/ack/{token}',
+      'POST /notifications/ack/{token}',
+    ]);
     const seen: string[] = [];
     for (const [path, operations] of Object.entries(doc.paths)) {
       for (const method of Object.keys(operations)) {

@@ -39,7 +39,46 @@ describe('loadConfig', () => {
       backupDir: undefined,
       backupEveryMs: 24 * 3600 * 1000,
       backupKeep: 7,
+      notifications: {
+        smtpUrl: undefined,
+        smtpFrom: 'sensorhub <sensorhub@localhost>',
+        telegramApiUrl: 'https://api.telegram.org',
+        pushoverApiUrl: 'https://api.pushover.net',
+        publicUrl: undefined,
+        repeatWaits: [5 * 60_000, 15 * 60_000, 3_600_000],
+        escalateAfterMs: 30 * 60_000,
+        failingAfterMs: 3_600_000,
+        linkTtlMs: 7 * 24 * 3_600_000,
+        timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      },
     });
+  });
+
+  it('reads the notification settings and refuses bad ones naming the variable', () => {
+    const config = loadConfig({
+      SMTP_URL: 'smtps://u:p@mail.example:465',
+      NOTIFY_REPEAT: 'PT1M, PT2M',
+      NOTIFY_ESCALATE_AFTER: '600',
+      PUBLIC_URL: 'https://hub.example/',
+      NOTIFY_TIME_ZONE: 'Europe/Berlin',
+    });
+    expect(config.notifications).toMatchObject({
+      smtpUrl: 'smtps://u:p@mail.example:465',
+      repeatWaits: [60_000, 120_000],
+      escalateAfterMs: 600_000,
+      publicUrl: 'https://hub.example',
+      timeZone: 'Europe/Berlin',
+    });
+    for (const [name, value] of [
+      ['SMTP_URL', 'http://mail'],
+      ['NOTIFY_REPEAT', 'PT5M,soon'],
+      ['NOTIFY_ESCALATE_AFTER', '0'],
+      ['PUBLIC_URL', 'hub.example'],
+      ['TELEGRAM_API_URL', 'ftp://x'],
+      ['NOTIFY_TIME_ZONE', 'Mars/Base'],
+    ]) {
+      expect(() => loadConfig({ [name]: value }), name).toThrow(name);
+    }
   });
 
   it('reads the alert settings: durations in any accepted form, webhook URLs comma-separated, duplicates once', () => {

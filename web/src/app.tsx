@@ -18,6 +18,7 @@ import { LoginPage } from './pages/login';
 import { OverviewPage } from './pages/overview';
 import { SettingsPage } from './pages/settings';
 import { UsersPage } from './pages/users';
+import { NotificationsPage } from './pages/notifications';
 import { ADMIN_PAGES, hrefOf, PAGES, type PageId, SERVICE_PAGES, useRoute } from './router';
 import { useActiveAlerts } from './state/active-alerts';
 import { usePreferences } from './state/prefs';
@@ -91,6 +92,8 @@ export function App() {
       service={
         page === 'users' ? (
           <UsersPage allowed={isAdmin} open={!enforced} me={enforced ? tokenUsername(token) : null} onOwnAccountChanged={sessionChanged} />
+        ) : page === 'notifications' ? (
+          <NotificationsPage allowed={isAdmin} />
         ) : undefined
       }
       theme={prefs.theme}

@@ -13,13 +13,14 @@ export const PAGES = [
   { id: 'camera', label: 'Camera' },
   { id: 'data', label: 'Data' },
   { id: 'users', label: 'Users & devices' },
+  { id: 'notifications', label: 'Notifications' },
 ] as const;
 export type PageId = (typeof PAGES)[number]['id'];
 
 /** Pages about the whole service rather than one tank: shown with no tank chosen, or none created yet. */
-export const SERVICE_PAGES: readonly PageId[] = ['users'];
+export const SERVICE_PAGES: readonly PageId[] = ['users', 'notifications'];
 /** Pages in the navigation only for whoever may use them: user administration needs `admin` (docs/api.md §6.1). */
-export const ADMIN_PAGES: readonly PageId[] = ['users'];
+export const ADMIN_PAGES: readonly PageId[] = ['users', 'notifications'];
 
 function current(): PageId {
   const id = location.hash.replace(/^#\/?/, '');

@@ -10,6 +10,7 @@ import { historyRepository } from './history.js';
 import { interlockRepository } from './interlocks.js';
 import { measurementRepository } from './measurements.js';
 import { noteRepository } from './notes.js';
+import { notificationRepository } from './notifications.js';
 import { pictureRepository } from './pictures.js';
 import { prototypeRepository } from './prototypes.js';
 import { refillRepository } from './refills.js';
@@ -36,6 +37,7 @@ const MAKERS = {
   calibrations: calibrationRepository,
   notes: noteRepository,
   safetyEvents: safetyEventRepository,
+  notifications: notificationRepository,
 } satisfies Record<string, (db: Kysely<Database>, dialect: Dialect) => object>;
 
 type Name = keyof typeof MAKERS;
