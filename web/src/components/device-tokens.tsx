@@ -1,18 +1,17 @@
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { api } from '../api/endpoints';
 import { type FieldErrors, fieldErrors } from '../api/errors';
-import type { CreatedDeviceToken, DeviceToken, UserSummary } from '../api/types';
+import type { CreatedDeviceToken, DeviceToken, Prototype, UserSummary } from '../api/types';
 import { PERMISSION } from '../domain/permissions';
 import { DEVICE_TOKEN_DAYS, localDate, localDateTime, permissionWords, riskyForDevice, tokenExpired } from '../domain/users';
 import { ActionProblem, useAction } from './action';
 import { ConfirmDialog } from './confirm';
 import { CopyLine } from './copy';
-import { useDashboard } from '../context';
 import { FormError, SelectField, TextField } from './fields';
 
 /** A user's device tokens (docs/api.md §6.1): listed without their secret, made one at a time, revoked one at a time. */
 export function DeviceTokens({ user }: { user: UserSummary }) {
-  const { prototypes } = useDashboard();
+  const prototypes = useTanks();
   const [tokens, setTokens] = useState<DeviceToken[] | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [revoking, setRevoking] = useState<DeviceToken | null>(null);
@@ -154,11 +153,12 @@ function NewDeviceTokenForm({
   onCreated: (token: CreatedDeviceToken) => void;
   onCancel: () => void;
 }) {
-  const { prototype, prototypes } = useDashboard();
+  const prototypes = useTanks();
   const [name, setName] = useState('');
   const [days, setDays] = useState(String(DEVICE_TOKEN_DAYS));
   // A device usually serves one tank: the tank on screen by default, so it reaches no other.
-  const [tank, setTank] = useState<number | 'all'>(prototype.prototype_id);
+  // Every tank unless the grower picks one (a device that serves one tank should reach no other).
+  const [tank, setTank] = useState<number | 'all'>('all');
   const [errors, setErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState(false);
   const create = async (event: Event) => {
@@ -211,12 +211,12 @@ function NewDeviceTokenForm({
         errors={errors}
         value={tank}
         options={[
-          ...prototypes.map((p) => ({ value: p.prototype_id, label: p.prototype_name })),
           { value: 'all' as const, label: 'Every tank' },
+          ...prototypes.map((p) => ({ value: p.prototype_id, label: p.prototype_name })),
         ]}
         onValue={setTank}
         disabled={busy}
-        hint="The token is refused for every other tank"
+        hint="Pick one tank and the token is refused for every other"
       />
       <FormError errors={errors} names={['_form']} />
       <div class="actions">
@@ -257,4 +257,13 @@ function TokenShownOnce({ user, token, onDone }: { user: UserSummary; token: Cre
 function tankWords(ids: readonly number[] | null, prototypes: readonly { prototype_id: number; prototype_name: string }[]): string {
   if (ids === null) return 'every tank';
   return ids.map((id) => prototypes.find((p) => p.prototype_id === id)?.prototype_name ?? `#${id}`).join(', ');
+}
+
+/** The tanks, read once (the users page stands outside any one tank); none while unread or unreadable. */
+function useTanks(): Prototype[] {
+  const [tanks, setTanks] = useState<Prototype[]>([]);
+  useEffect(() => {
+    api.prototypes().then(setTanks, () => setTanks([]));
+  }, []);
+  return tanks;
 }
