@@ -78,10 +78,14 @@ export async function startService(env: Record<string, string>, root = ROOT): Pr
   return running(child, port);
 }
 
-/** The floor server; it prints its port once it listens. */
-export async function startFloor(): Promise<Running> {
+/** The floor server (bench/floor.ts, or another floor script); it prints its port once it listens. */
+export async function startFloor(script = 'bench/floor.ts', env: Record<string, string> = {}): Promise<Running> {
   const child = stopOnExit(
-    spawn(process.execPath, ['--import', 'tsx', 'bench/floor.ts'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] }),
+    spawn(process.execPath, ['--import', 'tsx', script], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
   );
   const port = await new Promise<number>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the floor server exited with ${code}`)));
@@ -89,3 +93,9 @@ export async function startFloor(): Promise<Running> {
   });
   return running(child, port);
 }
+
+/**
+ * The store floor (bench/store-floor.ts) on the SQLite file `file`: node:http and better-sqlite3
+ * doing only the store work of a window read or the export.
+ */
+export const startStoreFloor = (file: string) => startFloor('bench/store-floor.ts', { STORE_FILE: file });
