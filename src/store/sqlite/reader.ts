@@ -30,6 +30,10 @@ export function sqliteReader(file: string) {
     inclusiveAfter: db.prepare(`${columns} and timestamp <= ? ${after} ${order}`),
   };
   const sensor = db.prepare('select 1 from sensors where sensor_id = ?').pluck();
+  const next = {
+    after: db.prepare('select timestamp from measurements where sensor_id = ? and timestamp > ? order by timestamp limit 1').pluck(),
+    atOrAfter: db.prepare('select timestamp from measurements where sensor_id = ? and timestamp >= ? order by timestamp limit 1').pluck(),
+  };
   const buckets = {
     whole: db.prepare(bucketReadSql('whole')).raw(),
     values: db.prepare(bucketReadSql('values')).raw(),
@@ -69,6 +73,10 @@ export function sqliteReader(file: string) {
     /** The stamps of a sensor's daily buckets starting in [from, to), as [start, stamp] pairs in time order. */
     dayStamps(sensorId: number, from: number, to: number): [number, number][] {
       return dayStamps.all(sensorId, DAY, from, to) as [number, number][];
+    },
+    /** The timestamp of the sensor's first measurement after `at` (at or after, unless `after`), or undefined. */
+    nextTimestamp(sensorId: number, at: number, after: boolean): number | undefined {
+      return (after ? next.after : next.atOrAfter).get(sensorId, at) as number | undefined;
     },
     sensorExists(sensorId: number): boolean {
       return sensor.get(sensorId) !== undefined;
