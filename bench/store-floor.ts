@@ -69,7 +69,9 @@ async function writeExport(res: ServerResponse): Promise<void> {
         .map(csvField)
         .join(',') + '\r\n';
     if (chunk.length >= 65_536) {
-      if (!res.write(chunk)) await once(res, 'drain');
+      // A client gone (a load slice ending) ends the reading too: leaving the loop closes the statement.
+      if (!res.write(chunk)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+      if (res.destroyed) return;
       chunk = '';
     }
   }

@@ -61,9 +61,10 @@ export interface Store extends Repositories {
    */
   loadSeries?(series: readonly GeneratedSeries[], replace: boolean): Promise<number>;
   /**
-   * PostgreSQL: one sensor's measurements in a window as the export's CSV lines, written by the
-   * server (COPY): `head`, the value as JavaScript writes it, a comma, the ISO timestamp, `tail`,
-   * CRLF; in time order. SQLite has none: the service writes the lines from pages of rows.
+   * One sensor's measurements in a window as the export's CSV lines: `head`, the value as
+   * JavaScript writes it, a comma, the ISO timestamp, `tail`, CRLF; in time order. PostgreSQL:
+   * written by the server (COPY); SQLite on a file: from pages of bare columns, no object per row.
+   * A store in memory has none: the service writes the lines from pages of rows.
    */
   copyCsvLines?(sensorId: number, window: TimeWindow, head: string, tail: string): AsyncIterable<Buffer>;
   /**

@@ -14,6 +14,7 @@ import { type SqliteReader, sqliteReader } from './reader.js';
 import { inOneWriteTransaction } from './migration-lock.js';
 import { walProbe } from './wal-probe.js';
 import { sqliteWindowText } from './window-text.js';
+import { sqliteCsvLines } from './csv-lines.js';
 import { exposedStoreFiles } from './file-permissions.js';
 import { backupSqliteFile } from '../backup/sqlite-file.js';
 import { holdStoreLock } from './store-lock.js';
@@ -69,6 +70,7 @@ export async function openSqliteStore(databaseUrl: string, options: OpenStoreOpt
     polled: cache ?? { lastMeasurement: repos.measurements.last, actuator: repos.actuators.get },
     ingest: ingestion(groupCommit.insert, instruments, known),
     windowText: windows && { cached: windows.cached, read: windows.read },
+    copyCsvLines: reader && ((sensorId, window, head, tail) => sqliteCsvLines(reader, sensorId, window, head, tail)),
     transaction: (work) => db.transaction().execute((trx) => work(repositories(trx, dialect))),
     exclusively: (_name, work) => work(),
     remove: removalsOf(db, dialect, (work) => db.transaction().execute(work), known),
