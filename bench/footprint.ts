@@ -28,6 +28,7 @@ import { createInterface } from 'node:readline';
 import { connectAsync } from 'mqtt';
 import { openStore } from '../src/store/index.js';
 import { startBroker } from '../test/helpers/mosquitto.js';
+import { asDeployed } from './lib/as-deployed.js';
 import { ROOT } from './lib/processes.js';
 import { createBenchSensors } from './lib/sensors.js';
 import { stopOnExit, temporaryFolder } from './lib/temporary.js';
@@ -55,20 +56,11 @@ const SETTLE_MS = 5000;
  */
 const IDLE_AFTER_LOAD_MS = 30_000;
 
-/** An `Environment=` setting of the systemd unit the service runs under. */
-function unitSetting(name: string): string {
-  const unit = readFileSync(join(ROOT, 'deploy/sensorhub.service'), 'utf8');
-  // `Environment=NAME=value` or, for a value with spaces, `Environment="NAME=value with spaces"`.
-  return new RegExp(`^Environment="?${name}=(.*?)"?$`, 'm').exec(unit)?.[1] ?? '';
-}
-const NODE_OPTIONS = (process.env.BENCH_NODE_OPTIONS ?? unitSetting('NODE_OPTIONS')).trim();
+const DEPLOYED = asDeployed(ROOT);
+const NODE_OPTIONS = (process.env.BENCH_NODE_OPTIONS ?? DEPLOYED.nodeArgs.join(' ')).trim();
 const NODE_ARGS = NODE_OPTIONS.split(/\s+/).filter(Boolean);
 /** glibc's malloc settings as the unit sets them (`BENCH_MALLOC=` for glibc's defaults), for the floors too. */
-const MALLOC_NAMES = ['MALLOC_ARENA_MAX', 'MALLOC_MMAP_THRESHOLD_', 'MALLOC_TRIM_THRESHOLD_'];
-const MALLOC_ENV: Record<string, string> =
-  process.env.BENCH_MALLOC === ''
-    ? {}
-    : Object.fromEntries(MALLOC_NAMES.map((name) => [name, unitSetting(name).trim()]).filter(([, value]) => value));
+const MALLOC_ENV: Record<string, string> = process.env.BENCH_MALLOC === '' ? {} : DEPLOYED.env;
 const MALLOC_TEXT =
   Object.entries(MALLOC_ENV)
     .map(([name, value]) => `${name}=${value}`)

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
+import { asDeployed } from './as-deployed.js';
 import { stopOnExit } from './temporary.js';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
@@ -44,17 +45,19 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * The built service (dist/server.js of `root`, this checkout by default) on a free port; resolves
- * once /healthz answers.
+ * The built service of `root` (this checkout by default) on a free port, run exactly as that
+ * checkout's systemd unit and `npm start` run it (`sensorhub serve` with the unit's NODE_OPTIONS
+ * and MALLOC_* settings); resolves once /healthz answers.
  * BENCH_SERVICE_NODE_ARGS adds options to its node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
  */
 export async function startService(env: Record<string, string>, root = ROOT): Promise<Running> {
   const port = await freePort();
-  const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const deployed = asDeployed(root);
+  const nodeArgs = [...deployed.nodeArgs, ...(process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   const child = stopOnExit(
-    spawn(process.execPath, [...nodeArgs, 'dist/server.js'], {
+    spawn(process.execPath, [...nodeArgs, ...deployed.script], {
       cwd: root,
-      env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: String(port) },
+      env: { ...process.env, ...deployed.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: String(port) },
       stdio: ['ignore', 'inherit', 'inherit'],
     }),
   );
@@ -75,10 +78,14 @@ export async function startService(env: Record<string, string>, root = ROOT): Pr
   return running(child, port);
 }
 
-/** The floor server; it prints its port once it listens. */
-export async function startFloor(): Promise<Running> {
+/** The floor server (bench/floor.ts, or another floor script); it prints its port once it listens. */
+export async function startFloor(script = 'bench/floor.ts', env: Record<string, string> = {}): Promise<Running> {
   const child = stopOnExit(
-    spawn(process.execPath, ['--import', 'tsx', 'bench/floor.ts'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] }),
+    spawn(process.execPath, ['--import', 'tsx', script], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
   );
   const port = await new Promise<number>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the floor server exited with ${code}`)));
@@ -86,3 +93,9 @@ export async function startFloor(): Promise<Running> {
   });
   return running(child, port);
 }
+
+/**
+ * The store floor (bench/store-floor.ts) on the SQLite file `file`: node:http and better-sqlite3
+ * doing only the store work of a window read or the export.
+ */
+export const startStoreFloor = (file: string) => startFloor('bench/store-floor.ts', { STORE_FILE: file });

@@ -5,6 +5,7 @@ import { isRelayed } from '../events/postgres-relay.js';
 import { isMissingReference, type Repositories, type Store } from '../store/index.js';
 import { type ActuatorAlertDeps, clearActuatorAlert, isUniqueViolation, raiseActuatorAlert } from './actuator-alerts.js';
 import type { AlertNews } from './alert-json.js';
+import { settled } from '../core/settled.js';
 
 export interface ActuatorWatchDeps extends ActuatorAlertDeps {
   store: Pick<Store, 'transaction' | 'alerts'>;
@@ -93,13 +94,7 @@ export function actuatorWatch(deps: ActuatorWatchDeps) {
     },
 
     /** Resolves once the changes asked for so far are done (tests). */
-    async idle(): Promise<void> {
-      let last: Promise<void> | undefined;
-      while (last !== chain) {
-        last = chain;
-        await last;
-      }
-    },
+    idle: (): Promise<void> => settled(() => chain),
 
     async stop(): Promise<void> {
       for (const stop of unsubscribe.splice(0)) stop();

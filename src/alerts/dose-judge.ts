@@ -7,6 +7,7 @@ import { lockoutReason } from '../safety/lockout-reason.js';
 import type { Repositories, Store, StoredActivation, StoredActuator } from '../store/index.js';
 import { type ActuatorAlertDeps, clearActuatorAlert, raiseActuatorAlert } from './actuator-alerts.js';
 import type { AlertNews } from './alert-json.js';
+import { settled } from '../core/settled.js';
 
 /** A failed judging is tried again after this long. */
 const RETRY_MS = 5000;
@@ -165,13 +166,7 @@ export function doseJudge(deps: DoseJudgeDeps) {
     },
 
     /** Resolves once the work asked for so far is done (tests). */
-    async idle(): Promise<void> {
-      let last: Promise<void> | undefined;
-      while (last !== chain) {
-        last = chain;
-        await last;
-      }
-    },
+    idle: (): Promise<void> => settled(() => chain),
 
     async stop(): Promise<void> {
       stopped = true;

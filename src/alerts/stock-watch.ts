@@ -5,6 +5,7 @@ import { isStockLow } from '../safety/index.js';
 import { isMissingReference, type Store, type StoredActuator } from '../store/index.js';
 import { type ActuatorAlertDeps, clearActuatorAlert, isUniqueViolation, raiseActuatorAlert } from './actuator-alerts.js';
 import type { AlertNews } from './alert-json.js';
+import { settled } from '../core/settled.js';
 
 export interface StockWatchDeps extends ActuatorAlertDeps {
   store: Pick<Store, 'transaction' | 'alerts' | 'actuators'>;
@@ -80,13 +81,7 @@ export function stockWatch(deps: StockWatchDeps) {
     },
 
     /** Resolves once the changes asked for so far are done (tests). */
-    async idle(): Promise<void> {
-      let last: Promise<void> | undefined;
-      while (last !== chain) {
-        last = chain;
-        await last;
-      }
-    },
+    idle: (): Promise<void> => settled(() => chain),
 
     async stop(): Promise<void> {
       for (const stop of unsubscribe.splice(0)) stop();

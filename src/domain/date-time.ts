@@ -29,19 +29,23 @@ export function parseDateTime(text: string): number {
 const DAY_MS = 86_400_000;
 /** The instants whose ISO text has a four-digit year (0000-01-01 to 9999-12-31): the text the fast path writes. */
 const FOUR_DIGIT_YEARS = [-62_167_219_200_000, 253_402_300_800_000] as const;
-const two = (n: number) => (n < 10 ? `0${n}` : `${n}`);
-const three = (n: number) => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);
+/** "00".."99" and "000".."999", made once: the seconds and milliseconds of a row cost no new text. */
+const TWO = Array.from({ length: 100 }, (_, n) => String(n).padStart(2, '0'));
+const THREE = Array.from({ length: 1000 }, (_, n) => String(n).padStart(3, '0'));
+const MINUTE_MS = 60_000;
 
 /**
  * ISO text of a timestamp. Consecutive rows often share one (a batch stamped at receipt), so the
- * last is kept; and long answers (a year of hourly buckets) run through the same days, so the
- * date part is kept too and only the time of day is written — several times cheaper than a Date
- * per row.
+ * last is kept; and long answers (a year of hourly buckets, a day of readings) run through the
+ * same days and minutes, so the text up to the minute is kept too and only the seconds and
+ * milliseconds are written — several times cheaper than a Date per row.
  */
 let lastMs = Number.NaN;
 let lastIso = '';
 let lastDay = Number.NaN;
 let dayText = '';
+let lastMinute = Number.NaN;
+let minuteText = '';
 export function isoOf(ms: number): string {
   if (ms === lastMs) return lastIso;
   lastMs = ms;
@@ -49,17 +53,19 @@ export function isoOf(ms: number): string {
     lastIso = new Date(ms).toISOString();
     return lastIso;
   }
-  const day = Math.floor(ms / DAY_MS);
-  if (day !== lastDay) {
-    lastDay = day;
-    dayText = new Date(day * DAY_MS).toISOString().slice(0, 11);
+  const minute = Math.floor(ms / MINUTE_MS);
+  if (minute !== lastMinute) {
+    lastMinute = minute;
+    const day = Math.floor(ms / DAY_MS);
+    if (day !== lastDay) {
+      lastDay = day;
+      dayText = new Date(day * DAY_MS).toISOString().slice(0, 11);
+    }
+    const ofDay = minute - day * (DAY_MS / MINUTE_MS);
+    minuteText = `${dayText}${TWO[Math.floor(ofDay / 60)]}:${TWO[ofDay % 60]}:`;
   }
-  let rest = ms - day * DAY_MS;
-  const hours = Math.floor(rest / 3_600_000);
-  rest -= hours * 3_600_000;
-  const minutes = Math.floor(rest / 60_000);
-  rest -= minutes * 60_000;
+  const rest = ms - minute * MINUTE_MS;
   const seconds = Math.floor(rest / 1000);
-  lastIso = `${dayText}${two(hours)}:${two(minutes)}:${two(seconds)}.${three(rest - seconds * 1000)}Z`;
+  lastIso = minuteText + TWO[seconds] + '.' + THREE[rest - seconds * 1000] + 'Z';
   return lastIso;
 }

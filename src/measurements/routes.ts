@@ -71,6 +71,7 @@ const measurementRoutes: FastifyPluginAsyncTypebox<MeasurementRouteDeps> = async
     handler: async (request, reply) => {
       const answer = await measurements.window(request.params.sensor_id, request.query);
       if ('rows' in answer) return answer.rows.map(toMeasurement);
+      if ('text' in answer) return sendJsonText(reply, answer.text);
       // More than a page: the array is streamed as it is read.
       return sendJsonText(reply, Readable.from(jsonArray(answer.pages)));
     },

@@ -11,8 +11,8 @@ import type { HistoryService } from '../history/service.js';
 import { windowOf } from '../core/window.js';
 import { keptStamp } from './stamps.js';
 
-/** A window's answer: short enough to hold whole, or pages to stream as they are read. */
-export type WindowRows = { rows: StoredMeasurement[] } | { pages: AsyncGenerator<StoredMeasurement[]> };
+/** A window's answer: short enough to hold whole (as rows, or as the JSON text of them), or pages to stream as they are read. */
+export type WindowRows = { rows: StoredMeasurement[] } | { text: string } | { pages: AsyncGenerator<StoredMeasurement[]> };
 
 function extent(values: Float64Array): { min: number; max: number } {
   let min = Infinity;
@@ -95,8 +95,11 @@ export function measurementService({ store, bus, now, log }: ServiceDeps, histor
      */
     async window(sensorId: number, query: WindowQuery): Promise<WindowRows> {
       const window = windowOf(query, now());
-      if (!(await store.sensors.get(sensorId))) throw new NotFound(`Sensor ${sensorId} not found`);
       const { max_points } = query;
+      // Kept from the last read of the sensor, nothing written since: the sensor exists.
+      const kept = max_points === undefined ? store.windowText?.cached(sensorId, window) : undefined;
+      if (kept !== undefined) return { text: kept };
+      if (!(await store.sensors.get(sensorId))) throw new NotFound(`Sensor ${sensorId} not found`);
       if (max_points !== undefined) {
         const fromBuckets = await history.downsampled(sensorId, window, max_points);
         if (fromBuckets) return { rows: fromBuckets };
@@ -106,6 +109,8 @@ export function measurementService({ store, bus, now, log }: ServiceDeps, histor
           return { rows: await store.measurements.extremesPerBucket(sensorId, window, layout, span.count) };
         }
       }
+      const text = store.windowText?.read(sensorId, window);
+      if (text !== undefined) return { text };
       const pages = store.measurements.walkWindow(sensorId, window);
       const first = await pages.next();
       if (first.done) return { rows: [] };

@@ -7,6 +7,7 @@ import { type AlertNews, alertOf } from '../alerts/alert-json.js';
 import { enqueueNotifications } from '../alerts/outbox.js';
 import { isRelayed } from '../events/postgres-relay.js';
 import type { Repositories, Store } from '../store/index.js';
+import { settled } from '../core/settled.js';
 
 export interface CalibrationAlertsDeps {
   store: Pick<Store, 'transaction' | 'sensors' | 'alerts'>;
@@ -144,13 +145,7 @@ export function calibrationAlerts({ store, bus, now, timers, log, webhookUrls }:
     },
 
     /** Resolves once the changes asked for so far are made and published (tests). */
-    async idle(): Promise<void> {
-      let last: Promise<void> | undefined;
-      while (last !== chain) {
-        last = chain;
-        await last;
-      }
-    },
+    idle: (): Promise<void> => settled(() => chain),
 
     async stop(): Promise<void> {
       stopped = true;

@@ -61,11 +61,23 @@ export interface Store extends Repositories {
    */
   loadSeries?(series: readonly GeneratedSeries[], replace: boolean | ReplaceSensors): Promise<number>;
   /**
-   * PostgreSQL: one sensor's measurements in a window as the export's CSV lines, written by the
-   * server (COPY): `head`, the value as JavaScript writes it, a comma, the ISO timestamp, `tail`,
-   * CRLF; in time order. SQLite has none: the service writes the lines from pages of rows.
+   * One sensor's measurements in a window as the export's CSV lines: `head`, the value as
+   * JavaScript writes it, a comma, the ISO timestamp, `tail`, CRLF; in time order. PostgreSQL:
+   * written by the server (COPY); SQLite on a file: from pages of bare columns, no object per row.
+   * A store in memory has none: the service writes the lines from pages of rows.
    */
   copyCsvLines?(sensorId: number, window: TimeWindow, head: string, tail: string): AsyncIterable<Buffer>;
+  /**
+   * SQLite on a file: a sensor's window as the JSON text of its measurements, the last read of the
+   * sensor kept until anything is written to it. `cached` answers only from what is kept
+   * (undefined: not kept, the sensor unchecked); `read` reads the window (the sensor must exist)
+   * and keeps it, undefined when the window is too long to hold (stream it page by page).
+   * PostgreSQL has none.
+   */
+  windowText?: {
+    cached(sensorId: number, window: TimeWindow): string | undefined;
+    read(sensorId: number, window: TimeWindow): string | undefined;
+  };
   /** Hooks the app sets to observe the store (metrics); unset, they cost nothing. */
   instruments: StoreInstruments;
   /**

@@ -141,6 +141,29 @@ describe.each(storeKinds())('measurements (%s)', (kind) => {
       expect((await service.get('/measurements/abc')).status).toBe(422);
     });
 
+    it('answers a window read again as the store holds it now: a new reading, a deleted one, a deleted sensor', async () => {
+      await seed([3, 2, 1]);
+      const values = async () => {
+        const res = await service.get(`/measurements/${sensor}?time_delta=P1D`);
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        return (res.body as { value: number }[]).map((m) => m.value);
+      };
+      expect(await values()).toEqual([0, 1, 2]);
+      try {
+        // The same window a moment later, as a dashboard polls it.
+        service.clock.now = NOW + 1000;
+        expect(await values()).toEqual([0, 1, 2]);
+        const added = await service.post('/measurements', { sensor_id: sensor, value: 9, timestamp: iso(NOW + 500) });
+        expect(await values()).toEqual([0, 1, 2, 9]);
+        expect((await service.request('DELETE', `/measurements/${added.body.measurement_id}`)).status).toBe(204);
+        expect(await values()).toEqual([0, 1, 2]);
+        expect((await service.request('DELETE', `/sensors/${sensor}?cascade=true`)).status).toBe(204);
+        expect((await service.get(`/measurements/${sensor}?time_delta=P1D`)).status).toBe(404);
+      } finally {
+        service.clock.now = NOW;
+      }
+    });
+
     it('returns everything ascending by timestamp, ties by id', async () => {
       await seed([5, 1, 3]);
       await service.post('/measurements', { sensor_id: sensor, value: 100, timestamp: iso(NOW - 3 * H) });

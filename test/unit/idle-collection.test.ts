@@ -1,18 +1,30 @@
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
-import { GROWN_BYTES, type HeapProbe, idleCollection, processProbe, QUIET_UTILIZATION } from '../../src/cli/idle-collection.js';
+import {
+  GROWN_BYTES,
+  type HeapProbe,
+  idleCollection,
+  processProbe,
+  QUIET_UTILIZATION,
+  YOUNG_BYTES,
+} from '../../src/cli/idle-collection.js';
 
 const MB = 1024 * 1024;
 
-/** A heap and a loop the test sets; a collection brings the heap back to `live`. */
+/**
+ * A heap and a loop the test sets; a collection brings the heap back to `live` and the young
+ * generation to `youngAfter` (V8 shrinks it when the allocation rate is low).
+ */
 function fakeProbe(start: number) {
-  const state = { used: start, live: start, utilization: 0, collections: 0 };
+  const state = { used: start, live: start, young: 1 * MB, youngAfter: 1 * MB, utilization: 0, collections: 0 };
   const probe: HeapProbe = {
     utilization: () => state.utilization,
     usedBytes: () => state.used,
+    youngBytes: () => state.young,
     collect: () => {
       state.collections += 1;
       state.used = state.live;
+      state.young = state.youngAfter;
     },
   };
   return { state, check: idleCollection(probe) };
@@ -63,6 +75,68 @@ describe('a full collection once the service is quiet', () => {
     // From 25 MB it would not have grown enough.
     expect(state.collections).toBe(1);
   });
+});
+
+describe('the young generation shrunk once the service is quiet', () => {
+  it('collects when the loop is quiet and the young generation grew above its bound, the heap not grown', () => {
+    const { state, check } = fakeProbe(20 * MB);
+    state.young = 32 * MB;
+    expect(check()).toBe(true);
+    expect(state.collections).toBe(1);
+    // Shrunk back to 1 MB: nothing more to do.
+    expect(check()).toBe(false);
+    expect(state.collections).toBe(1);
+  });
+
+  it('leaves a young generation at the bound, and collects just above it', () => {
+    const { state, check } = fakeProbe(20 * MB);
+    state.young = YOUNG_BYTES;
+    expect(check()).toBe(false);
+    state.young = YOUNG_BYTES + 1;
+    expect(check()).toBe(true);
+  });
+
+  it('leaves a grown young generation alone while the loop is busy', () => {
+    const { state, check } = fakeProbe(20 * MB);
+    state.young = 32 * MB;
+    state.utilization = QUIET_UTILIZATION;
+    expect(check()).toBe(false);
+    expect(state.collections).toBe(0);
+    state.utilization = 0;
+    expect(check()).toBe(true);
+  });
+
+  it('does not collect again and again for a young generation V8 kept: only when it grows past what the last collection left', () => {
+    const { state, check } = fakeProbe(20 * MB);
+    state.young = 16 * MB;
+    state.youngAfter = 8 * MB;
+    expect(check()).toBe(true);
+    expect(state.young).toBe(8 * MB);
+    expect(check()).toBe(false);
+    expect(check()).toBe(false);
+    state.young = 16 * MB;
+    state.youngAfter = 1 * MB;
+    expect(check()).toBe(true);
+    expect(state.collections).toBe(2);
+  });
+});
+
+describe('a young generation grown by a busy stretch, in this process', () => {
+  it('is shrunk by the full collection made once allocation has stopped', async () => {
+    const probe = processProbe();
+    let kept: unknown[] = [];
+    // Allocation that survives a scavenge or two grows the young generation.
+    for (let round = 0; round < 400 && probe.youngBytes() <= YOUNG_BYTES; round++) {
+      for (let i = 0; i < 5_000; i++) kept.push({ i, text: `reading ${i}` });
+      if (kept.length > 50_000) kept = kept.slice(25_000);
+    }
+    expect(probe.youngBytes()).toBeGreaterThan(YOUNG_BYTES);
+    kept.length = 0;
+    // V8 shrinks the young generation in a collection made while its allocation rate is low.
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    probe.collect();
+    expect(probe.youngBytes()).toBeLessThanOrEqual(YOUNG_BYTES);
+  }, 30_000);
 });
 
 describe('the probe of this process', () => {

@@ -18,6 +18,16 @@ describe('isoOf', () => {
     );
   });
 
+  it('writes runs of instants within the same minutes, either side of 1970 and of midnight, as Date does', () => {
+    const around = fc.constantFrom(0, Date.UTC(2026, 10, 22), Date.UTC(2026, 10, 22, 23, 59), -62_167_219_200_000 + 120_000);
+    fc.assert(
+      fc.property(around, fc.array(fc.integer({ min: -180_000, max: 180_000 }), { minLength: 1, maxLength: 60 }), (base, offsets) => {
+        for (const offset of [...offsets].sort((a, b) => a - b)) expect(isoOf(base + offset)).toBe(new Date(base + offset).toISOString());
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('writes a year of hourly instants, and the same instant twice, as Date does', () => {
     const start = Date.UTC(2025, 10, 22, 12);
     for (let hour = 0; hour < 8760; hour++) {

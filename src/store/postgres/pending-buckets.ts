@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { type Bucket, foldBuckets } from '../../domain/bucket-fold.js';
 import { type BucketRead, bucketOfRow, type BucketRow } from '../../domain/bucket-rows.js';
 import { bucketStart, DAY, FIVE_MINUTES, HOUR } from '../../domain/bucket-sizes.js';
-import { type BUCKET_COLUMNS, BUCKET_READS, floorTo } from '../history-sql.js';
+import { type BUCKET_COLUMNS, BUCKET_READS, bucketRow, floorTo } from '../history-sql.js';
 
 /** Every column of a bucket but its sensor and size: a `whole` row. */
 const WHOLE = BUCKET_READS.whole.join(', ');
@@ -10,25 +10,7 @@ const NULLS = BUCKET_READS.whole.map(() => 'null').join(', ');
 
 /** A bucket as a row of the columns `read` asks for. */
 function rowOf(b: Bucket, read: BucketRead): number[] {
-  const field: Record<(typeof BUCKET_COLUMNS)[number], number> = {
-    sensor_id: 0,
-    size_ms: 0,
-    start_ms: b.start,
-    row_count: b.count,
-    value_sum: b.sum,
-    min_value: b.min.value,
-    min_ts: b.min.ts,
-    min_id: b.min.id,
-    max_value: b.max.value,
-    max_ts: b.max.ts,
-    max_id: b.max.id,
-    first_value: b.first.value,
-    first_ts: b.first.ts,
-    first_id: b.first.id,
-    last_value: b.last.value,
-    last_ts: b.last.ts,
-    last_id: b.last.id,
-  };
+  const field = bucketRow(0, 0, b, undefined) as Record<(typeof BUCKET_COLUMNS)[number], number>;
   return BUCKET_READS[read].map((c) => field[c]);
 }
 

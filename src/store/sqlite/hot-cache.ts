@@ -33,9 +33,11 @@ export function sqliteHotCache(writer: SQLite.Database, reader: SqliteReader, pr
   const newest = new Map<number, StoredMeasurement | null>();
   const actuators = new Map<number, StoredActuator | null>();
 
+  const dropListeners: (() => void)[] = [];
   function dropAll(): void {
     newest.clear();
     actuators.clear();
+    for (const listener of dropListeners) listener();
   }
 
   /** Checked already in this turn of the event loop (reset when the turn ends). */
@@ -98,6 +100,12 @@ export function sqliteHotCache(writer: SQLite.Database, reader: SqliteReader, pr
     },
 
     dropAll,
+
+    /** For what else is kept from the store on the same terms (window-text.ts). */
+    usable,
+    onDropAll(listener: () => void): void {
+      dropListeners.push(listener);
+    },
   };
 }
 

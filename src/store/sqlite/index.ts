@@ -13,6 +13,8 @@ import { type SqliteHotCache, sqliteHotCache } from './hot-cache.js';
 import { type SqliteReader, sqliteReader } from './reader.js';
 import { inOneWriteTransaction } from './migration-lock.js';
 import { walProbe } from './wal-probe.js';
+import { sqliteWindowText } from './window-text.js';
+import { sqliteCsvLines } from './csv-lines.js';
 import { exposedStoreFiles } from './file-permissions.js';
 import { backupSqliteFile } from '../backup/sqlite-file.js';
 import { holdStoreLock } from './store-lock.js';
@@ -46,9 +48,16 @@ export async function openSqliteStore(databaseUrl: string, options: OpenStoreOpt
   const reader = connection.file ? sqliteReader(connection.file) : undefined;
   const cache = reader && sqliteHotCache(connection.sqlite, reader, walProbe(connection.file as string));
   if (cache) connection.onQueryBuilderWrite(cache.dropAll);
+  const windows = reader && cache && sqliteWindowText(reader, cache);
   const instruments: StoreInstruments = {};
   const groupCommit = sqliteGroupCommit(connection.sqlite, {
-    onCommitted: cache?.committed,
+    onCommitted:
+      cache &&
+      windows &&
+      ((rows) => {
+        cache.committed(rows);
+        windows.committed(rows);
+      }),
     beforeCommit: sqliteHistoryUpsert(connection.sqlite),
     onGroupCommitted: (requests, rows) => instruments.groupCommitted?.(requests, rows),
   });
@@ -60,6 +69,8 @@ export async function openSqliteStore(databaseUrl: string, options: OpenStoreOpt
     ...storeRepositories(repos, fast),
     polled: cache ?? { lastMeasurement: repos.measurements.last, actuator: repos.actuators.get },
     ingest: ingestion(groupCommit.insert, instruments, known),
+    windowText: windows && { cached: windows.cached, read: windows.read },
+    copyCsvLines: reader && ((sensorId, window, head, tail) => sqliteCsvLines(reader, sensorId, window, head, tail)),
     transaction: (work) => db.transaction().execute((trx) => work(repositories(trx, dialect))),
     exclusively: (_name, work) => work(),
     remove: removalsOf(db, dialect, (work) => db.transaction().execute(work), known),
