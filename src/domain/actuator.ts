@@ -77,16 +77,43 @@ const safetyFields = {
   max_seconds_per_day: nullable(
     Seconds('The run time of the doses in any rolling 24 h, this one included, stays at or under it. Null: no limit.'),
   ),
-  min_response: Type.Number({
-    minimum: 0,
-    description: 'How far the reading must move in the corrective direction (strictly more) for a dose to count as answered. Default 0.',
-  }),
+  min_response: nullable(
+    Type.Number({ minimum: 0 }),
+    'How far the reading must move in the corrective direction (strictly more) for a dose to count as answered. ' +
+      "Default null: automatic, judged on the probe's filtered readings against the noise measured on its own recent readings.",
+  ),
   response_delay: nullable(Seconds('Seconds after a dose before its effect is judged (mixing time). Null: activation_period.')),
   lockout_after: nullable(
     Type.Integer({
       minimum: 1,
       maximum: MAX_ID,
       description: 'This many unanswered doses in a row lock the actuator out. Default 20; null turns it off.',
+    }),
+  ),
+  lockout_reversed_after: nullable(
+    Type.Integer({
+      minimum: 1,
+      maximum: 1000,
+      description:
+        'This many doses in a row after which the reading moved the wrong way lock the actuator out. Default 3; null turns it off.',
+    }),
+  ),
+  usual_days: Type.Integer({
+    minimum: 3,
+    maximum: 365,
+    description: 'Days of its own doses over which the usual dosing is learned (the median of the days that had doses). Default 7.',
+  }),
+  usual_window: Type.Number({
+    minimum: 60,
+    maximum: 86400,
+    description: 'Seconds over which the amount dosed is compared with the usual amount. Default 21600 (6 h).',
+  }),
+  unusual_factor: nullable(
+    Type.Number({
+      exclusiveMinimum: 1,
+      maximum: 1000,
+      description:
+        'More than this times the usual amount in the last usual_window holds the actuator (reason unusual) until unlocked. Default 2; null turns it off.',
     }),
   ),
   controller_timeout: nullable(Seconds('Seconds without a state read or run report before the controller counts as offline. Null: off.')),
