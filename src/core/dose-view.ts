@@ -13,5 +13,7 @@ export const doseView = (dose: StoredActivation): ActivationRecord => ({
   duration: dose.duration,
   value_before: dose.value_before,
   answered: dose.answered,
+  response: dose.response ?? null,
+  reversed: dose.reversed ?? null,
   volume_ml: dose.volume_ml ?? null,
 });

@@ -196,6 +196,11 @@ export const ActivationRecord = Type.Object(
     duration: Type.Number({ description: "Seconds: the actuator's activation_duration then." }),
     value_before: nullable(Type.Number(), 'The newest reading of its sensor then; null when it had none.'),
     answered: nullable(Type.Boolean(), 'Whether the reading moved as the dose should move it; null: not judged (yet).'),
+    response: nullable(
+      Type.Number(),
+      'How far the filtered reading moved in the corrective direction (negative: the wrong way); null until judged, or when judged against an explicit min_response.',
+    ),
+    reversed: nullable(Type.Boolean(), 'Whether the reading moved the wrong way beyond the noise; null until judged.'),
     volume_ml: nullable(
       Type.Number(),
       "Millilitres: duration × the actuator's flow_ml_per_s at the time of the dose (a later flow change leaves it as it was); " +

@@ -236,6 +236,8 @@ describe.each(storeKinds())('dosing safety data (%s)', (kind) => {
           duration: 7.5,
           value_before: 21.5,
           answered: null,
+          response: null,
+          reversed: null,
           volume_ml: null,
         },
         {
@@ -245,6 +247,8 @@ describe.each(storeKinds())('dosing safety data (%s)', (kind) => {
           duration: 3,
           value_before: null,
           answered: null,
+          response: null,
+          reversed: null,
           volume_ml: null,
         },
       ]);
