@@ -223,7 +223,7 @@ const LIMIT_FIELDS = [
   { name: 'lockout_after', label: 'Lock out after', hint: 'Unanswered doses in a row; empty: never' },
   {
     name: 'lockout_reversed_after',
-    label: 'Lock out after reversed',
+    label: 'Wrong-way doses before lockout',
     hint: 'Doses in a row moving the reading the wrong way; empty: never',
   },
   { name: 'unusual_factor', label: 'Unusual consumption factor', hint: 'Held above this many times the usual dosing; empty: off' },
