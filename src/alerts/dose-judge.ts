@@ -29,6 +29,8 @@ const neverJudged = (dose: StoredActivation, actuator: StoredActuator) =>
 
 /** Readings read at most to judge the doses waiting: far more than the windows need. */
 const MAX_READINGS = 5000;
+/** The look back for the noise when the full one holds more readings than are read. */
+const SHORT_LOOKBACK_MS = 10 * 60 * 1000;
 /** Judged doses read back for the runs and the learned effect. */
 const RECENT_DOSES = 200;
 
@@ -47,10 +49,12 @@ async function readingsFor(tx: Repositories, actuator: StoredActuator, doses: re
     const newest = await tx.measurements.last(actuator.sensor_id);
     return newest ? [newest] : [];
   }
-  const first = doses[0].activated_at - NOISE_LOOKBACK_MS;
   const newest = await tx.measurements.last(actuator.sensor_id);
   const to = Math.max(at, newest?.timestamp ?? at);
-  return tx.measurements.between(actuator.sensor_id, first, to, MAX_READINGS);
+  const readings = await tx.measurements.between(actuator.sensor_id, doses[0].activated_at - NOISE_LOOKBACK_MS, to, MAX_READINGS);
+  if (readings.length < MAX_READINGS) return readings;
+  // A probe that reads many times a minute: a shorter look back still measures its noise, and leaves room for the readings after.
+  return tx.measurements.between(actuator.sensor_id, doses[0].activated_at - SHORT_LOOKBACK_MS, to, MAX_READINGS);
 }
 
 /** Why the judged doses lock the actuator out now, or null. Reversed doses first, then the expected effect, then the count. */
