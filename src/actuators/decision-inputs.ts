@@ -426,7 +426,14 @@ const safetySettings = (actuator: ActuatorWithInterlocks): ActuatorSafetySetting
   max_ml_per_day: actuator.max_ml_per_day,
   flow_ml_per_s: actuator.flow_ml_per_s,
   stock_ml: actuator.stock_ml,
-  lockout: actuator.lockout_since === null ? null : { since: actuator.lockout_since, reason: actuator.lockout_reason ?? '' },
+  lockout:
+    actuator.lockout_since === null
+      ? null
+      : {
+          since: actuator.lockout_since,
+          reason: actuator.lockout_reason ?? '',
+          kind: actuator.lockout_kind === 'unusual' ? 'unusual' : null,
+        },
   interlocks: actuator.interlocks,
 });
 

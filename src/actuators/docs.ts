@@ -8,10 +8,13 @@ export const actuatorDocs = {
     'Post Actuator',
     'postActuator',
     'Registers a pump on an existing sensor. last_activated starts at the creation time. The dosing safety settings ' +
-      '(max_doses_per_hour, max_seconds_per_day, min_response, response_delay, lockout_after, controller_timeout, ' +
-      'interlocks) and the volumes (flow_ml_per_s, max_ml_per_day, stock_ml, stock_low_ml) are optional: left out, no ' +
-      'limits, min_response 0, lockout after 20 unanswered doses, no flow, stock not tracked. 422 when ' +
-      'max_doses_per_hour or lockout_after is not an integer ≥ 1, a time in seconds is negative, there are more than 8 ' +
+      '(max_doses_per_hour, max_seconds_per_day, min_response, response_delay, lockout_after, lockout_reversed_after, ' +
+      'usual_days, usual_window, unusual_factor, controller_timeout, interlocks) and the volumes (flow_ml_per_s, ' +
+      'max_ml_per_day, stock_ml, stock_low_ml) are optional: left out, no limits, doses judged against the probe’s own ' +
+      'noise (min_response null), lockout after 20 unanswered doses or 3 reversed ones, held above 2× the usual dosing ' +
+      'of a 6 h window learned over 7 days, no flow, stock not tracked. 422 when max_doses_per_hour or lockout_after is ' +
+      'not an integer ≥ 1, lockout_reversed_after not an integer 1..1000, usual_days not an integer 3..365, ' +
+      'usual_window not 60..86400 s, unusual_factor not > 1 and ≤ 1000, a time in seconds is negative, there are more than 8 ' +
       'interlocks, or an interlock has no bound or block_below > block_above; when flow_ml_per_s or max_ml_per_day is ' +
       'not > 0, stock_ml or stock_low_ml is negative, or max_ml_per_day or stock_ml is set without flow_ml_per_s (only ' +
       'a flow turns run time into millilitres); 404 when the sensor or an interlock sensor does not exist. lockout and ' +
@@ -72,8 +75,9 @@ export const actuatorDocs = {
     ACTUATORS,
     'Unlock Actuator',
     'unlockActuator',
-    'Ends a lockout: a run of lockout_after unanswered doses locks an actuator out until someone calls this. Clears ' +
-      '`lockout` and the count of unanswered doses, and answers the actuator; the lockout and the unlock (with the user ' +
+    'Ends a lockout or a hold on unusual consumption (unanswered, reversed or unusually many doses hold an actuator ' +
+      'until someone calls this). Clears `lockout` and the count of unanswered doses (after an unusual hold, the usual ' +
+      'dosing is learned afresh from now), clears the alert, and answers the actuator; the lockout and the unlock (with the user ' +
       'in enforced mode) are recorded in its prototype’s journal. 409 when it is not locked out; 404 when it does not ' +
       'exist. Needs the modify permission in enforced mode.',
   ),

@@ -1,7 +1,14 @@
 import type { ActuatorBase, InterlockInput } from '../domain/actuator.js';
 import type { ValidationIssue } from '../core/errors.js';
 import type { StoredInterlock } from '../store/index.js';
-import { DEFAULT_LOCKOUT_AFTER, MAX_DOSE_ML } from '../safety/index.js';
+import {
+  DEFAULT_LOCKOUT_AFTER,
+  DEFAULT_LOCKOUT_REVERSED_AFTER,
+  DEFAULT_UNUSUAL_FACTOR,
+  DEFAULT_USUAL_DAYS,
+  DEFAULT_USUAL_WINDOW,
+  MAX_DOSE_ML,
+} from '../safety/index.js';
 
 type SafetySettings = Pick<
   Required<ActuatorBase>,
@@ -11,6 +18,10 @@ type SafetySettings = Pick<
   | 'response_delay'
   | 'lockout_after'
   | 'controller_timeout'
+  | 'lockout_reversed_after'
+  | 'usual_days'
+  | 'usual_window'
+  | 'unusual_factor'
   | 'flow_ml_per_s'
   | 'max_ml_per_day'
   | 'stock_ml'
@@ -22,11 +33,17 @@ export function safetyDefaults(actuator: ActuatorBase): SafetySettings {
   return {
     max_doses_per_hour: actuator.max_doses_per_hour ?? null,
     max_seconds_per_day: actuator.max_seconds_per_day ?? null,
-    min_response: actuator.min_response ?? 0,
+    // Left out or null: automatic, judged against the probe's own noise.
+    min_response: actuator.min_response ?? null,
     response_delay: actuator.response_delay ?? null,
     // Left out: the default; null: the client turned lockout off.
     lockout_after: actuator.lockout_after === undefined ? DEFAULT_LOCKOUT_AFTER : actuator.lockout_after,
     controller_timeout: actuator.controller_timeout ?? null,
+    lockout_reversed_after:
+      actuator.lockout_reversed_after === undefined ? DEFAULT_LOCKOUT_REVERSED_AFTER : actuator.lockout_reversed_after,
+    usual_days: actuator.usual_days ?? DEFAULT_USUAL_DAYS,
+    usual_window: actuator.usual_window ?? DEFAULT_USUAL_WINDOW,
+    unusual_factor: actuator.unusual_factor === undefined ? DEFAULT_UNUSUAL_FACTOR : actuator.unusual_factor,
     flow_ml_per_s: actuator.flow_ml_per_s ?? null,
     max_ml_per_day: actuator.max_ml_per_day ?? null,
     stock_ml: actuator.stock_ml ?? null,

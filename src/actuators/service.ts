@@ -193,7 +193,7 @@ export function actuatorService({ store, bus, now }: ServiceDeps, { decisions, c
      */
     async unlock(actuatorId: number, unlockedBy: string | null): Promise<ActuatorWithInterlocks> {
       const actuator = await store.transaction(async (tx) => {
-        const unlocked = await tx.actuators.unlock(actuatorId);
+        const unlocked = await tx.actuators.unlock(actuatorId, now());
         if (unlocked === undefined) throw new NotFound(actuatorNotFound(actuatorId));
         if (unlocked === 'not-locked') throw new Conflict(`Actuator ${actuatorId} is not locked out`);
         await tx.safetyEvents.record({ kind: 'unlock', at: now(), actuator_id: actuatorId, prototype_id: null, author: unlockedBy });

@@ -10,7 +10,17 @@ export type ActuatorWithInterlocks = StoredActuator & { interlocks: readonly Sto
  * passes it in the row). The service's own bookkeeping (the count of unanswered doses) stays inside.
  */
 export function actuatorView(a: ActuatorWithInterlocks): Actuator {
-  const { lockout_since, lockout_reason, unanswered_streak: _streak, interlocks, last_activated, last_polled, ...settings } = a;
+  const {
+    lockout_since,
+    lockout_reason,
+    lockout_kind: _kind,
+    usual_since: _usualSince,
+    unanswered_streak: _streak,
+    interlocks,
+    last_activated,
+    last_polled,
+    ...settings
+  } = a;
   return {
     ...settings,
     last_activated: new Date(last_activated).toISOString(),

@@ -14,5 +14,7 @@ export const doseView = (dose: StoredActivation): ActivationRecord => ({
   duration: dose.duration,
   value_before: finiteOrNull(dose.value_before),
   answered: dose.answered,
+  response: dose.response ?? null,
+  reversed: dose.reversed ?? null,
   volume_ml: finiteOrNull(dose.volume_ml),
 });

@@ -99,16 +99,43 @@ const safetyFields = {
   max_seconds_per_day: nullable(
     Seconds('The run time of the doses in any rolling 24 h, this one included, stays at or under it. Null: no limit.'),
   ),
-  min_response: Type.Number({
-    minimum: 0,
-    description: 'How far the reading must move in the corrective direction (strictly more) for a dose to count as answered. Default 0.',
-  }),
+  min_response: nullable(
+    Type.Number({ minimum: 0 }),
+    'How far the reading must move in the corrective direction (strictly more) for a dose to count as answered. ' +
+      "Default null: automatic, judged on the probe's filtered readings against the noise measured on its own recent readings.",
+  ),
   response_delay: nullable(Seconds('Seconds after a dose before its effect is judged (mixing time). Null: activation_period.')),
   lockout_after: nullable(
     Type.Integer({
       minimum: 1,
       maximum: MAX_LOCKOUT_COUNT,
       description: `This many unanswered doses in a row lock the actuator out (1 to ${MAX_LOCKOUT_COUNT}). Default 20; null turns it off.`,
+    }),
+  ),
+  lockout_reversed_after: nullable(
+    Type.Integer({
+      minimum: 1,
+      maximum: 1000,
+      description:
+        'This many doses in a row after which the reading moved the wrong way lock the actuator out. Default 3; null turns it off.',
+    }),
+  ),
+  usual_days: Type.Integer({
+    minimum: 3,
+    maximum: 365,
+    description: 'Days of its own doses over which the usual dosing is learned (the median of the days that had doses). Default 7.',
+  }),
+  usual_window: Type.Number({
+    minimum: 60,
+    maximum: 86400,
+    description: 'Seconds over which the amount dosed is compared with the usual amount. Default 21600 (6 h).',
+  }),
+  unusual_factor: nullable(
+    Type.Number({
+      exclusiveMinimum: 1,
+      maximum: 1000,
+      description:
+        'More than this times the usual amount in the last usual_window holds the actuator (reason unusual) until unlocked. Default 2; null turns it off.',
     }),
   ),
   controller_timeout: nullable(Seconds('Seconds without a state read or run report before the controller counts as offline. Null: off.')),
@@ -195,6 +222,11 @@ export const ActivationRecord = Type.Object(
     duration: Type.Number({ description: "Seconds: the actuator's activation_duration then." }),
     value_before: nullable(Type.Number(), 'The newest reading of its sensor then; null when it had none.'),
     answered: nullable(Type.Boolean(), 'Whether the reading moved as the dose should move it; null: not judged (yet).'),
+    response: nullable(
+      Type.Number(),
+      'How far the filtered reading moved in the corrective direction (negative: the wrong way); null until judged, or when judged against an explicit min_response.',
+    ),
+    reversed: nullable(Type.Boolean(), 'Whether the reading moved the wrong way beyond the noise; null until judged.'),
     volume_ml: nullable(
       Type.Number(),
       "Millilitres: duration × the actuator's flow_ml_per_s at the time of the dose (a later flow change leaves it as it was); " +

@@ -30,6 +30,7 @@ export const ALERT_KINDS = [
   'backup',
   'stock_low',
   'calibration_due',
+  'unusual',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 /**

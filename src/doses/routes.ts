@@ -24,6 +24,8 @@ const totalsJson = (b: DoseBucket): DoseTotals => ({
   volume_ml: b.volume_ml,
 });
 
+const round = (value: number) => Math.round(value * 1000) / 1000;
+
 const doseRoutes: FastifyPluginAsyncTypebox<DoseRouteDeps> = async (app, { services: { doses }, config }) => {
   /** Who made the request, for the refill's record; null in open mode, where nobody says. */
   const whoIs = (request: FastifyRequest) => (config.authMode === 'enforced' ? (request.principal?.username ?? null) : null);
@@ -36,7 +38,18 @@ const doseRoutes: FastifyPluginAsyncTypebox<DoseRouteDeps> = async (app, { servi
       querystring: DoseTotalsQuery,
       response: { 200: Type.Array(DoseTotals), ...errorResponses(404, 422) },
     },
-    handler: async (request) => (await doses.totals(request.params.actuator_id, request.query)).map(totalsJson),
+    handler: async (request, reply) => {
+      const totals = (await doses.totals(request.params.actuator_id, request.query)).map(totalsJson);
+      // The usual dosing beside the totals (headers, so the list stays as clients read it).
+      const use = await doses.usage(request.params.actuator_id);
+      reply.header('usual-amount', use.usual === null ? 'unknown' : String(round(use.usual)));
+      reply.header('usual-unit', use.unit);
+      reply.header('usual-window', String(use.window));
+      reply.header('usual-days', String(use.days));
+      reply.header('usual-recent', String(round(use.recent)));
+      reply.header('usual-ratio', use.ratio === null ? 'unknown' : String(round(use.ratio)));
+      return totals;
+    },
   });
 
   app.post('/actuators/:actuator_id/refill', {

@@ -5,6 +5,8 @@ import { windowOf } from '../core/window.js';
 import type { ControllerContact } from '../actuators/controller-contact.js';
 import { addDoses, type DoseBucket, doseBucketSize, wholeBuckets } from './dose-buckets.js';
 import type { DoseTotalsQuery } from './schemas.js';
+import type { Usage } from '../safety/usual.js';
+import { actuatorUsage, usageUnit } from './usage.js';
 
 /** Doses read per page while totalling: memory stays flat over years of doses. */
 const PAGE = 5000;
@@ -35,6 +37,16 @@ export function doseService({ store, bus, now }: ServiceDeps, { contact }: { con
         if (page.length < PAGE) return buckets;
         page = await store.activations.amounts(actuatorId, window, PAGE, page[page.length - 1]);
       }
+    },
+
+    /**
+     * The actuator's usual dosing per usual_window, learned from its own doses, and the ratio of
+     * the last usual_window to it (null until at least 3 days had doses).
+     */
+    async usage(actuatorId: number): Promise<Usage & { unit: 'ml' | 's'; window: number }> {
+      const actuator = await store.actuators.get(actuatorId);
+      if (!actuator) throw new NotFound(actuatorNotFound(actuatorId));
+      return { ...(await actuatorUsage(store, actuator, now())), unit: usageUnit(actuator), window: actuator.usual_window };
     },
 
     /**

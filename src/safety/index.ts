@@ -25,4 +25,27 @@ export {
   type LimitSettings,
 } from './limits.js';
 export { doseVolume, isStockLow, MAX_DOSE_ML, stockAfterDose, toMicrolitre } from './stock.js';
-export { correctiveDirection, DEFAULT_LOCKOUT_AFTER, judgeDose, nextUnansweredStreak, shouldLockOut } from './judging.js';
+export {
+  correctiveDirection,
+  DEFAULT_LOCKOUT_AFTER,
+  DEFAULT_LOCKOUT_REVERSED_AFTER,
+  judgeDose,
+  judgeResponse,
+  nextReversedStreak,
+  nextUnansweredStreak,
+  shouldLockOut,
+  shouldLockOutReversed,
+  type Judgement,
+} from './judging.js';
+export { judgeFiltered, probeNoise } from './response.js';
+export { distanceToCritical, exceedsExpectedEffect, learnedEffectPerSecond, MIN_LEARNED_DOSES } from './expected-effect.js';
+export {
+  DEFAULT_UNUSUAL_FACTOR,
+  DEFAULT_USUAL_DAYS,
+  DEFAULT_USUAL_WINDOW,
+  isUnusual,
+  MIN_USUAL_DAYS,
+  usage,
+  type DoseAmount,
+  type Usage,
+} from './usual.js';

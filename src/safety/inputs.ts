@@ -59,6 +59,8 @@ export interface Interlock {
 export interface Lockout {
   since: number;
   reason: string;
+  /** `unusual`: held on unusual consumption (reason `unusual`); absent or null: a lockout. */
+  kind?: 'unusual' | null;
 }
 
 /** A recorded dose, as the rolling limits read it. */

@@ -1,5 +1,7 @@
 /**
- * Whether a dose did anything (docs/api.md §14). A dose is *answered* when the newest reading
+ * Whether a dose did anything (docs/api.md §14). With `min_response` null (automatic) a dose is
+ * judged on the filtered readings against the probe's own noise (response.ts, `judgeResponse`),
+ * and may be found reversed. With an explicit `min_response`, a dose is *answered* when the newest reading
  * taken at least `response_delay` seconds after it (null = the activation period) has moved from
  * `value_before` by strictly more than `min_response` in the direction the actuator corrects: down
  * for `high`, up for `low`, toward `condition_value` for `low_or_high`. Until such a reading exists
@@ -13,8 +15,10 @@
  */
 import type { ActivationCondition } from '../domain/actuator.js';
 import { hasElapsed } from './instants.js';
+import { judgeFiltered } from './response.js';
 
 export const DEFAULT_LOCKOUT_AFTER = 20;
+export const DEFAULT_LOCKOUT_REVERSED_AFTER = 3;
 
 export interface DoseToJudge {
   activated_at: number;
@@ -83,4 +87,51 @@ export function nextUnansweredStreak(streak: number, answered: boolean | null): 
 export function shouldLockOut(streak: number, lockoutAfter: number | null | undefined = DEFAULT_LOCKOUT_AFTER): boolean {
   if (lockoutAfter === null) return false;
   return !(streak < lockoutAfter);
+}
+
+export interface Judgement {
+  answered: boolean;
+  /** The reading moved the wrong way beyond the noise (automatic judging only). */
+  reversed: boolean;
+  /** The filtered move in the corrective direction; null where not measured (explicit min_response). */
+  response: number | null;
+}
+
+/**
+ * Judges one dose by its actuator's setting: an explicit `minResponse` as `judgeDose` does, null
+ * on the filtered readings against the probe's noise. `readings` are the sensor's readings around
+ * the dose (the explicit rule reads the newest of them). null: not judged (yet or ever).
+ */
+export function judgeResponse(
+  dose: DoseToJudge,
+  condition: ActivationCondition,
+  conditionValue: number,
+  minResponse: number | null,
+  readings: readonly TimedValue[],
+  responseDelay: number | null,
+  period: number,
+): Judgement | null {
+  if (minResponse !== null) {
+    const answered = judgeDose(dose, condition, conditionValue, minResponse, readings, responseDelay, period);
+    return answered === null ? null : { answered, reversed: false, response: null };
+  }
+  const before = dose.value_before;
+  if (before === null || before === undefined || Number.isNaN(before)) return null;
+  const direction = correctiveDirection(condition, before, conditionValue);
+  if (direction === null) return null;
+  const judged = judgeFiltered(dose.activated_at, direction, readings, responseDelay ?? period);
+  if (judged === null) return null;
+  return { answered: judged.answered, reversed: judged.reversed, response: judged.moved };
+}
+
+/** The count of reversed doses in a row after judging one more: any other judged dose ends the run. */
+export function nextReversedStreak(streak: number, judged: Judgement | null): number {
+  if (judged === null) return streak;
+  return judged.reversed ? streak + 1 : 0;
+}
+
+/** Whether reversed doses in a row lock the actuator out. null = off; a NaN setting locks out. */
+export function shouldLockOutReversed(streak: number, after: number | null | undefined = DEFAULT_LOCKOUT_REVERSED_AFTER): boolean {
+  if (after === null) return false;
+  return !(streak < after);
 }

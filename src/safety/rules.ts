@@ -41,7 +41,14 @@ export const RULES: readonly Rule[] = [
   {
     reason: 'locked_out',
     check: ({ actuator }) =>
-      actuator.lockout !== null ? SAFETY_STATUS.lockedOut(actuator.lockout ?? { since: NaN, reason: 'unknown' }) : null,
+      actuator.lockout !== null && actuator.lockout?.kind !== 'unusual'
+        ? SAFETY_STATUS.lockedOut(actuator.lockout ?? { since: NaN, reason: 'unknown' })
+        : null,
+  },
+  {
+    // Held on unusual consumption until unlocked: a lockout of its own kind, so a grower knows to check the probe.
+    reason: 'unusual',
+    check: ({ actuator }) => (actuator.lockout?.kind === 'unusual' ? SAFETY_STATUS.unusual(actuator.lockout) : null),
   },
   {
     reason: 'no_measurement',

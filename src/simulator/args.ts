@@ -78,7 +78,7 @@ function parseIds(text: string | undefined): Partial<DeviceIds> {
 export function parseArgs(argv: readonly string[]): SimulateArgs {
   const args: SimulateArgs = {
     help: false,
-    scenario: 'normal',
+    scenario: 'healthy',
     prototypeId: undefined,
     url: DEFAULT_URL,
     token: undefined,

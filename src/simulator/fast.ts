@@ -16,6 +16,7 @@ import { pumpFields, type Scenario } from './scenarios.js';
 import { tankSession } from './session.js';
 import { setupTank } from './setup.js';
 import { simulatedClock } from './simulated-clock.js';
+import type { TankParams } from './tank.js';
 
 /** What a fast run needs of the service's `buildApp` (src/app.ts), which sits above this folder. */
 export type AppBuilder = (
@@ -34,6 +35,8 @@ export interface FastRunOptions {
   readingEverySeconds?: number;
   pollEverySeconds?: number;
   prototypeId?: number;
+  /** The tank's parameters over the scenario's (another tank size, another noise). */
+  tank?: Partial<TankParams>;
   /** Told of each reading, run and decision change (quiet by default). */
   note?: (line: string) => void;
   /** Called with the API before the service closes (tests read back what was stored). */
@@ -87,6 +90,7 @@ export async function runFast(options: FastRunOptions): Promise<RunLog> {
       readingEverySeconds: readingEvery,
       pollEverySeconds: pollEvery,
       note: options.note,
+      tank: options.tank,
     });
     const endMs = startMs + options.hours * 3600_000;
     const stepMs = Math.min(readingEvery, pollEvery) * 1000;

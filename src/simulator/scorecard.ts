@@ -2,6 +2,7 @@
  * The figures of a run, computed from its log alone (pure), and their markdown table. Times are
  * seconds from the start of the run; null where the thing never happened.
  */
+import type { Verdict } from './gate.js';
 import type { RunLog } from './run-log.js';
 
 export interface Scorecard {
@@ -17,7 +18,7 @@ export interface Scorecard {
   truePhMax: number | null;
   /** Most run time in any rolling 24 h (s). */
   maxSecondsIn24h: number;
-  /** When the decision first said so (the reasons of docs/api.md §14). */
+  /** When the decision first said so (the reasons of docs/api.md §14); `lockoutAt` also counts a hold on unusual consumption. */
   lockoutAt: number | null;
   interlockAt: number | null;
   limitAt: number | null;
@@ -27,6 +28,8 @@ export interface Scorecard {
   firstAlert: { at: number; kind: string; severity: string } | null;
   /** From the controller's last state read to the controller_offline alert (s). */
   offlineAlertAfter: number | null;
+  /** Whether the outcome is safe for its scenario (gate.ts), when judged. */
+  verdict?: Verdict;
 }
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -41,8 +44,12 @@ export function scorecard(log: RunLog): Scorecard {
   const secondsPumped = log.doses.reduce((sum, dose) => sum + dose.seconds, 0);
   const first = log.alerts[0];
   const offline = log.alerts.find((alert) => alert.kind === 'controller_offline');
-  const lockoutAlert = log.alerts.find((alert) => alert.kind === 'lockout');
-  const lockoutAt = firstReason('locked_out') ?? (lockoutAlert ? since(lockoutAlert.raisedAt) : null);
+  // Held until unlocked: a lockout, or a hold on unusual consumption.
+  const lockoutAlert = log.alerts.find((alert) => alert.kind === 'lockout' || alert.kind === 'unusual');
+  const held = [firstReason('locked_out'), firstReason('unusual'), lockoutAlert ? since(lockoutAlert.raisedAt) : null].filter(
+    (t): t is number => t !== null,
+  );
+  const lockoutAt = held.length ? Math.min(...held) : null;
   return {
     scenario: log.scenario,
     hours: (log.endMs - log.startMs) / 3600_000,
@@ -108,11 +115,12 @@ const number = (value: number, digits = 0) =>
 /** One markdown table, a row per run. */
 export function scorecardTable(cards: readonly Scorecard[]): string {
   const header =
-    '| scenario | hours | doses | s pumped | ml | true pH in band | true pH min–max | lockout | interlock | limit | alerts (critical) | first alert | offline alert after |';
-  const rule = `|${' --- |'.repeat(13)}`;
+    '| scenario | outcome | hours | doses | s pumped | ml | true pH in band | true pH min–max | held | interlock | limit | alerts (critical) | first alert | offline alert after |';
+  const rule = `|${' --- |'.repeat(14)}`;
   const rows = cards.map((c) =>
     [
       c.scenario,
+      c.verdict ? `${c.verdict.safe === null ? 'n/a' : c.verdict.safe ? 'safe' : '**UNSAFE**'}: ${c.verdict.text}` : '—',
       number(c.hours, 1),
       number(c.doses),
       number(c.secondsPumped),

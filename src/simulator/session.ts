@@ -5,7 +5,7 @@
  */
 import { type Api, expectOk } from './api.js';
 import { pumpController } from './controller.js';
-import { readingsWithFaults, tankWithFaults } from './faults.js';
+import { doseWithFaults, readingsWithFaults, tankWithFaults } from './faults.js';
 import { emptyLog, type RunLog } from './run-log.js';
 import { PH_BAND, PUMP_FLOW_ML_PER_SECOND, type Scenario } from './scenarios.js';
 import type { DeviceIds } from './setup.js';
@@ -26,7 +26,8 @@ export interface SessionOptions {
   pollEverySeconds: number;
   /** Tank seconds per clock second (a live run sped up); 1 by default. */
   speed?: number;
-  tank?: TankParams;
+  /** The tank's parameters over the scenario's (another tank size, another noise). */
+  tank?: Partial<TankParams>;
   /** Told of each reading, run and change of decision. */
   note?: (line: string) => void;
 }
@@ -41,7 +42,9 @@ export interface TankSession {
 export function tankSession(options: SessionOptions): TankSession {
   const { ids, scenario, now } = options;
   const speed = options.speed ?? 1;
-  const params = tankWithFaults(options.tank ?? DEFAULT_TANK, scenario.faults);
+  const faultFrom = (scenario.faultAfterHours ?? 0) * 3600;
+  const params = tankWithFaults({ ...DEFAULT_TANK, ...scenario.tank, ...options.tank }, scenario.faults, faultFrom);
+  let nextTopUp = scenario.topUps ? scenario.topUps.everyHours * 3600 : Infinity;
   const startMs = now();
   const log = emptyLog(scenario.name, startMs, PH_BAND, PUMP_FLOW_ML_PER_SECOND);
   let tank = startTank(params, options.seed);
@@ -51,7 +54,10 @@ export function tankSession(options: SessionOptions): TankSession {
     api: options.api,
     actuatorId: ids.acid_pump,
     now,
-    runPump: (seconds) => (tank = addDose(tank, params, 'acid', seconds)),
+    runPump: (seconds) => {
+      const kind = doseWithFaults(scenario.faults, tank.time, faultFrom);
+      if (kind !== null) tank = addDose(tank, params, kind, seconds);
+    },
     log,
     diesAt: scenario.faults.includes('dead-controller') ? startMs + CONTROLLER_DIES_AFTER_SECONDS * 1000 : undefined,
     note: options.note,
@@ -60,7 +66,7 @@ export function tankSession(options: SessionOptions): TankSession {
   async function postReadings(at: number): Promise<void> {
     const read = readTank(tank, params);
     tank = read.state;
-    const probes = readingsWithFaults(read.readings, scenario.faults, tank.time);
+    const probes = readingsWithFaults(read.readings, scenario.faults, tank.time, faultFrom, scenario.stuckPh);
     const timestamp = new Date(at).toISOString();
     const batch = (Object.keys(probes) as (keyof Readings)[]).map((type) => ({ sensor_id: ids[type], value: probes[type], timestamp }));
     await expectOk('post the readings', options.api()('POST', '/measurements', batch));
@@ -77,6 +83,11 @@ export function tankSession(options: SessionOptions): TankSession {
       const at = now();
       const tankTime = ((at - startMs) / 1000) * speed;
       if (tankTime > tank.time) tank = advanceTank(tank, params, tankTime - tank.time);
+      // Fresh water topped up: the pH jumps toward the water's own.
+      while (scenario.topUps && tank.time >= nextTopUp) {
+        tank = { ...tank, ph: tank.ph + scenario.topUps.phRise };
+        nextTopUp += scenario.topUps.everyHours * 3600;
+      }
       if (at >= nextReadingAt) {
         await postReadings(at);
         while (nextReadingAt <= at) nextReadingAt += options.readingEverySeconds * 1000;

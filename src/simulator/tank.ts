@@ -5,7 +5,8 @@
  */
 import { nextNoise, type RandomState } from './random.js';
 
-export type DoseKind = 'acid' | 'nutrient';
+/** `base`: the wrong bottle on the acid pump, raising the pH as much as acid would lower it. */
+export type DoseKind = 'acid' | 'base' | 'nutrient';
 
 export interface TankParams {
   startPh: number;
@@ -107,6 +108,7 @@ export function advanceTank(state: TankState, params: TankParams, dt: number): T
   for (const dose of state.pending) {
     if (dose.actsAt > time) pending.push(dose);
     else if (dose.kind === 'acid') ph -= dose.seconds * params.acidPhPerSecond;
+    else if (dose.kind === 'base') ph += dose.seconds * params.acidPhPerSecond;
     else ec += dose.seconds * params.nutrientEcPerSecond;
   }
   ph = clamp(ph, params.phFloor, params.phCeiling);

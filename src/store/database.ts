@@ -47,6 +47,11 @@ type ActuatorSafetySetting =
   | 'response_delay'
   | 'lockout_after'
   | 'controller_timeout'
+  // How doses are judged (migration 085).
+  | 'lockout_reversed_after'
+  | 'usual_days'
+  | 'usual_window'
+  | 'unusual_factor'
   // The volumes and bottle (migration 035).
   | 'flow_ml_per_s'
   | 'max_ml_per_day'
@@ -59,14 +64,19 @@ type ActuatorSafetySetting =
  * row are the service's own state, never written by a settings update.
  */
 export type ActuatorTable = Omit<Required<ActuatorBase>, 'enabled' | 'interlocks' | ActuatorSafetySetting> & {
-  [K in Exclude<ActuatorSafetySetting, 'min_response'>]: Exclude<ActuatorBase[K], undefined>;
+  [K in Exclude<ActuatorSafetySetting, 'usual_days' | 'usual_window'>]: Exclude<ActuatorBase[K], undefined>;
 } & {
-  min_response: Defaulted<number>;
+  usual_days: Defaulted<number>;
+  usual_window: Defaulted<number>;
   actuator_id: Generated<number>;
   enabled: DbBool;
   last_activated: DbTime;
   lockout_since: DbTime | null;
   lockout_reason: string | null;
+  /** null for a lockout; `unusual` for a hold on unusual consumption (migration 085). */
+  lockout_kind: string | null;
+  /** Doses before this are not learned as usual (set by an unlock); null: all are. */
+  usual_since: DbTime | null;
   unanswered_streak: Defaulted<number>;
   /** Written in batches from what was noted in memory (migration 032); null until first polled. */
   last_polled: DbTime | null;
@@ -94,6 +104,10 @@ export interface ActivationTable {
   answered: DbBool | null;
   /** Millilitres: duration × the actuator's flow when the run was reported (migration 035); null without a flow then. */
   volume_ml: ColumnType<number | null, number | null | undefined, number | null>;
+  /** How far the filtered reading moved in the corrective direction (migration 085); null when not measured. */
+  response: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Whether the reading moved the wrong way beyond the noise; null until judged. */
+  reversed: DbBool | null;
 }
 
 /** A refill of an actuator's bottle (docs/api.md §15): the stock it was set to, when and by whom. */
@@ -330,10 +344,16 @@ export type NewMeasurement = Omit<StoredMeasurement, 'measurement_id'>;
 /** An actuator as the service handles it: last_activated in epoch ms, enabled a boolean on both stores. */
 export type StoredActuator = Omit<Selectable<ActuatorTable>, 'enabled'> & { enabled: boolean };
 /** What an actuator's create and settings update write: no id, none of the service's own state. */
-export type ActuatorFields = Omit<StoredActuator, 'actuator_id' | 'lockout_since' | 'lockout_reason' | 'unanswered_streak' | 'last_polled'>;
+export type ActuatorFields = Omit<
+  StoredActuator,
+  'actuator_id' | 'lockout_since' | 'lockout_reason' | 'lockout_kind' | 'usual_since' | 'unanswered_streak' | 'last_polled'
+>;
 export type StoredInterlock = Omit<Selectable<ActuatorInterlockTable>, 'actuator_id' | 'position'>;
 /** A dose as the service handles it: activated_at in epoch ms, answered a boolean or null on both stores. */
-export type StoredActivation = Omit<Selectable<ActivationTable>, 'answered'> & { answered: boolean | null };
+export type StoredActivation = Omit<Selectable<ActivationTable>, 'answered' | 'reversed'> & {
+  answered: boolean | null;
+  reversed: boolean | null;
+};
 /** A refill as the service handles it: refilled_at in epoch ms. */
 export type StoredRefill = Selectable<RefillTable>;
 

@@ -11,8 +11,12 @@ import { tokenFor } from '../helpers/tokens.js';
 const NOW = Date.UTC(2026, 10, 22, 12);
 const SECOND = 1000;
 const iso = (ms: number) => new Date(ms).toISOString();
-/** An acid pump on a pH sensor: runs above 6.5, every 60 s, judged 10 s after each dose. */
+/**
+ * An acid pump on a pH sensor: runs above 6.5, every 60 s, judged 10 s after each dose against an
+ * explicit threshold (the automatic one, on the probe's noise, has tests of its own).
+ */
 const PUMP = {
+  min_response: 0,
   actuator_type: 'acid_pump',
   condition_value: 6.5,
   activation_condition: 'high',

@@ -80,20 +80,29 @@ describe.each(storeKinds())('dosing safety data (%s)', (kind) => {
       expect(cleared.body[0].interlocks).toEqual([]);
     });
 
-    it('default to no limits, min_response 0 and lockout after 20', async () => {
+    it('default to no limits, automatic min_response, lockout after 20, 3 reversed, usual over 7 days of 6 h windows, factor 2', async () => {
       const created = await create();
       expect(created).toMatchObject({
         max_doses_per_hour: null,
         max_seconds_per_day: null,
-        min_response: 0,
+        min_response: null,
         response_delay: null,
         lockout_after: 20,
+        lockout_reversed_after: 3,
+        usual_days: 7,
+        usual_window: 21600,
+        unusual_factor: 2,
         controller_timeout: null,
         interlocks: [],
         lockout: null,
         last_polled: null,
       });
       expect((await create({ lockout_after: null })).lockout_after).toBeNull();
+      expect(await create({ min_response: 0.1, lockout_reversed_after: null, unusual_factor: null })).toMatchObject({
+        min_response: 0.1,
+        lockout_reversed_after: null,
+        unusual_factor: null,
+      });
     });
 
     const refused: [string, Record<string, unknown>, (string | number)[]][] = [
@@ -103,6 +112,14 @@ describe.each(storeKinds())('dosing safety data (%s)', (kind) => {
       ['negative response_delay', { response_delay: -0.5 }, ['body', 'response_delay']],
       ['negative controller_timeout', { controller_timeout: -10 }, ['body', 'controller_timeout']],
       ['a lockout_after of 0', { lockout_after: 0 }, ['body', 'lockout_after']],
+      ['a lockout_reversed_after of 0', { lockout_reversed_after: 0 }, ['body', 'lockout_reversed_after']],
+      ['a lockout_reversed_after over 1000', { lockout_reversed_after: 1001 }, ['body', 'lockout_reversed_after']],
+      ['usual_days under 3', { usual_days: 2 }, ['body', 'usual_days']],
+      ['a fractional usual_days', { usual_days: 3.5 }, ['body', 'usual_days']],
+      ['a usual_window under a minute', { usual_window: 59 }, ['body', 'usual_window']],
+      ['a usual_window over a day', { usual_window: 86401 }, ['body', 'usual_window']],
+      ['an unusual_factor of 1', { unusual_factor: 1 }, ['body', 'unusual_factor']],
+      ['a negative min_response', { min_response: -0.1 }, ['body', 'min_response']],
       ['an interlock with no bound', { interlocks: [{ sensor_id: 3 }] }, ['body', 'interlocks', 0]],
       [
         'an interlock with null bounds',
@@ -219,6 +236,8 @@ describe.each(storeKinds())('dosing safety data (%s)', (kind) => {
           duration: 7.5,
           value_before: 21.5,
           answered: null,
+          response: null,
+          reversed: null,
           volume_ml: null,
         },
         {
@@ -228,6 +247,8 @@ describe.each(storeKinds())('dosing safety data (%s)', (kind) => {
           duration: 3,
           value_before: null,
           answered: null,
+          response: null,
+          reversed: null,
           volume_ml: null,
         },
       ]);

@@ -171,6 +171,8 @@ describe.each(storeKinds())('volumes and stock (%s)', (kind) => {
         duration: 3,
         value_before: 7.2,
         answered: null,
+        response: null,
+        reversed: null,
         volume_ml: 0.3,
       });
     });

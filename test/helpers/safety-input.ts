@@ -57,6 +57,8 @@ export const CAUSES = {
   disabled: (i: DecisionInput) => void (i.actuator.enabled = false),
   paused: (i: DecisionInput) => void (i.pausedUntil = NOW + 60_000),
   locked_out: (i: DecisionInput) => void (i.actuator.lockout = { since: NOW - 60_000, reason: '20 unanswered doses in a row' }),
+  unusual: (i: DecisionInput) =>
+    void (i.actuator.lockout = { since: NOW - 60_000, reason: 'Unusual consumption: 2.5× the usual', kind: 'unusual' }),
   no_measurement: (i: DecisionInput) => void (i.sensor.newest = null),
   restarted: (i: DecisionInput) => void (newest(i) && (newest(i)!.received_at = STARTED - 1)),
   stale: (i: DecisionInput) => void (newest(i) && (newest(i)!.timestamp = NOW - STALE_MS - 1)),

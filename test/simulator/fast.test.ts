@@ -15,7 +15,7 @@ describe('a fast run', () => {
     let stored: { ph: any[]; water: any[]; pump: any } | undefined;
     const log = await runFast({
       buildApp,
-      scenario: scenarioNamed('normal')!,
+      scenario: scenarioNamed('healthy')!,
       hours: 6,
       inspect: async (api: Api, ids: DeviceIds) => {
         const ph = (await api('GET', `/measurements/${ids.ph}`)).body as any[];

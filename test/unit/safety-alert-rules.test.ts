@@ -3,7 +3,7 @@ import { limitHolds } from '../../src/alerts/actuator-watch.js';
 import { isOutside, kindOf, readingLevel, sensorLevel, severityOf } from '../../src/alerts/levels.js';
 import { nextCheckAt, transition } from '../../src/alerts/transitions.js';
 import { runAfter } from '../../src/alerts/watched.js';
-import { lockoutReason } from '../../src/safety/lockout-reason.js';
+import { expectedEffectReason, lockoutReason, reversedReason, unusualReason } from '../../src/safety/lockout-reason.js';
 
 const T = { threshold_critically_low: 3, threshold_low: 4, threshold_high: 9, threshold_critically_high: 10 };
 const PH = { min: 0, max: 14 };
@@ -92,5 +92,13 @@ describe('actuator alert rules', () => {
     expect(lockoutReason(20, 'ph', 'high', 6.5, 0)).toBe('20 doses in a row did not move pH down by more than 0');
     expect(lockoutReason(5, 'ec', 'low', 1.2, 0.05)).toBe('5 doses in a row did not move EC up by more than 0.05');
     expect(lockoutReason(1, 'water_level', 'low_or_high', 30, 1)).toBe('1 dose did not move water level toward 30 by more than 1');
+    expect(lockoutReason(20, 'ph', 'high', 6.5, null)).toBe("20 doses in a row did not move pH down beyond the probe's noise");
+    expect(reversedReason(3, 'ph')).toMatch(/^3 doses in a row: pH moves the wrong way after doses/);
+    expect(expectedEffectReason(14, 'ph', 1.2999, 2.5)).toMatch(
+      /^14 doses in a row did not move pH, though together they should have moved it by about 1.3 \(more than half the 2.5 to the critical threshold\)/,
+    );
+    expect(unusualReason(2.345, 1, 'ml', 21600)).toMatch(
+      /^Unusual consumption: 2.35× the usual 1 ml per 6 h\. Check the probe's calibration/,
+    );
   });
 });

@@ -144,7 +144,7 @@ describe('the command line', () => {
       scorecard: false,
     });
     expect(parseArgs(['--ids', 'ph=4,acid_pump=2']).ids).toEqual({ ph: 4, acid_pump: 2 });
-    expect(parseArgs([]).scenario).toBe('normal');
+    expect(parseArgs([]).scenario).toBe('healthy');
   });
 
   it('refuses what it does not know, saying what', () => {

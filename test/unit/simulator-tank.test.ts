@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LOW_WATER_LEVEL, readingsWithFaults, STUCK_PH, tankWithFaults } from '../../src/simulator/faults.js';
+import { doseWithFaults, LOW_WATER_LEVEL, readingsWithFaults, STUCK_PH, tankWithFaults } from '../../src/simulator/faults.js';
 import { nextNoise } from '../../src/simulator/random.js';
 import { addDose, advanceTank, DEFAULT_TANK, readTank, startTank, temperatureAt, type TankState } from '../../src/simulator/tank.js';
 
@@ -32,6 +32,24 @@ describe('the tank model', () => {
     const empty = tankWithFaults(params, ['empty-acid']);
     const dosed = run(addDose(startTank(empty, 1), empty, 'acid', 20), 3600, 10, empty);
     expect(dosed.ph).toBeCloseTo(run(startTank(empty, 1), 3600, 10, empty).ph, 9);
+  });
+
+  it('raises the pH by a dose from the wrong bottle as much as acid would lower it', () => {
+    const after = params.mixingDelaySeconds + 10;
+    const rise = run(addDose(startTank(params, 1), params, 'base', 2), after).ph - run(startTank(params, 1), after).ph;
+    expect(rise).toBeCloseTo(2 * params.acidPhPerSecond, 9);
+  });
+
+  it('a fault that starts later: the bottle empties, the wrong bottle goes in, the probe drifts or freezes from then on', () => {
+    expect(doseWithFaults([], 10)).toBe('acid');
+    expect(doseWithFaults(['empty-acid'], 99, 100)).toBe('acid');
+    expect(doseWithFaults(['empty-acid'], 100, 100)).toBeNull();
+    expect(doseWithFaults(['wrong-bottle'], 100, 100)).toBe('base');
+    expect(tankWithFaults(params, ['empty-acid'], 100).acidPhPerSecond).toBe(params.acidPhPerSecond);
+    const readings = { ph: 6.5, ec: 1.8, temperature: 21, water_level: 80 };
+    expect(readingsWithFaults(readings, ['drifting-ph'], 3599, 3600)).toEqual(readings);
+    expect(readingsWithFaults(readings, ['drifting-ph'], 7200, 3600).ph).toBeCloseTo(6.75, 9);
+    expect(readingsWithFaults(readings, ['stuck-ph'], 3600, 3600, 7.2).ph).toBe(7.2);
   });
 
   it('raises the EC by a nutrient dose after mixing, and lets it fall otherwise', () => {

@@ -19,6 +19,8 @@ import { calibrationsJournalMigration } from './036_calibrations_journal.js';
 import { partitionedMeasurementsMigration } from './070_partitioned_measurements.js';
 import { historyPendingMigration } from './071_history_pending.js';
 import { leasesMigration } from './072_leases.js';
+import { doseJudgingMigration } from './085_dose_judging.js';
+import { unusualAlertsMigration } from './086_unusual_alerts.js';
 import { notificationsMigration } from './100_notifications.js';
 import { deviceTokenTanksMigration } from './110_device_token_tanks.js';
 
@@ -48,6 +50,8 @@ export function migrationProvider(dialect: Dialect, log: MigrationLog = () => {}
     '070_partitioned_measurements': partitionedMeasurementsMigration(dialect.kind, log),
     '071_history_pending': historyPendingMigration(dialect.kind),
     '072_leases': leasesMigration(dialect.kind),
+    '085_dose_judging': doseJudgingMigration(dialect.schema, dialect.kind),
+    '086_unusual_alerts': unusualAlertsMigration(dialect.kind),
     '100_notifications': notificationsMigration(dialect.schema),
     '110_device_token_tanks': deviceTokenTanksMigration(),
   };

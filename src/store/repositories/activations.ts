@@ -8,10 +8,11 @@ import { paged } from './record-page.js';
 const toActivation = (row: Selectable<ActivationTable>): StoredActivation => ({
   ...row,
   answered: row.answered === null ? null : Boolean(row.answered),
+  reversed: row.reversed === null ? null : Boolean(row.reversed),
 });
 
 /** A dose to record: what was reported, what its sensor read then and the volume it took. */
-export type NewActivation = Omit<StoredActivation, 'activation_id' | 'answered'>;
+export type NewActivation = Omit<StoredActivation, 'activation_id' | 'answered' | 'response' | 'reversed'>;
 
 /** What a dose adds to the totals of its bucket. */
 export type DoseAmountRow = Pick<StoredActivation, 'activation_id' | 'activated_at' | 'duration' | 'volume_ml'>;
@@ -28,6 +29,7 @@ export function activationRepository(db: Kysely<Database>, dialect: Dialect) {
           duration: dose.duration,
           value_before: dose.value_before,
           answered: null,
+          reversed: null,
           volume_ml: dose.volume_ml,
         })
         .returningAll()
@@ -127,12 +129,30 @@ export function activationRepository(db: Kysely<Database>, dialect: Dialect) {
     },
 
     /** Records the judgement of a dose: answered (true) or not (false). */
-    async judge(activationId: number, answered: boolean): Promise<void> {
+    /** Records the judgement of a dose: answered, and where measured how far it moved the reading and whether the wrong way. */
+    async judge(
+      activationId: number,
+      answered: boolean,
+      measured: { response: number | null; reversed: boolean } = { response: null, reversed: false },
+    ): Promise<void> {
       await db
         .updateTable('activations')
-        .set({ answered: dialect.bool(answered) })
+        .set({ answered: dialect.bool(answered), response: measured.response, reversed: dialect.bool(measured.reversed) })
         .where('activation_id', '=', activationId)
         .execute();
+    },
+
+    /** The actuator's newest judged doses, newest first, at most `limit`: what the expected effect and the runs read. */
+    async recentJudged(actuatorId: number, limit: number): Promise<StoredActivation[]> {
+      const rows = await db
+        .selectFrom('activations')
+        .selectAll()
+        .where('actuator_id', '=', actuatorId)
+        .where('answered', 'is not', null)
+        .orderBy('activation_id', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map(toActivation);
     },
   };
 }

@@ -19,6 +19,10 @@ export function actuatorRepository(db: Kysely<Database>, dialect: Dialect) {
     response_delay: a.response_delay,
     lockout_after: a.lockout_after,
     controller_timeout: a.controller_timeout,
+    lockout_reversed_after: a.lockout_reversed_after,
+    usual_days: a.usual_days,
+    usual_window: a.usual_window,
+    unusual_factor: a.unusual_factor,
     flow_ml_per_s: a.flow_ml_per_s,
     max_ml_per_day: a.max_ml_per_day,
     stock_ml: a.stock_ml,
@@ -102,10 +106,10 @@ export function actuatorRepository(db: Kysely<Database>, dialect: Dialect) {
      * Locks the actuator out (docs/api.md §14) unless it already is: a second lockout keeps the first
      * one's time and reason. Answers the actuator when this call locked it, else undefined.
      */
-    async lockOut(actuatorId: number, since: number, reason: string): Promise<StoredActuator | undefined> {
+    async lockOut(actuatorId: number, since: number, reason: string, kind: 'unusual' | null = null): Promise<StoredActuator | undefined> {
       const row = await db
         .updateTable('actuators')
-        .set({ lockout_since: dialect.time(since), lockout_reason: reason })
+        .set({ lockout_since: dialect.time(since), lockout_reason: reason, lockout_kind: kind })
         .where('actuator_id', '=', actuatorId)
         .where('lockout_since', 'is', null)
         .returningAll()
@@ -119,13 +123,20 @@ export function actuatorRepository(db: Kysely<Database>, dialect: Dialect) {
     },
 
     /**
-     * Clears the lockout and the count of unanswered doses. Answers the actuator, `not-locked`
+     * Clears the lockout and the count of unanswered doses; ending a hold on unusual consumption
+     * also restarts the learning of the usual dosing at `at`. Answers the actuator, `not-locked`
      * when it was not locked out (nothing changed), undefined when it does not exist.
      */
-    async unlock(actuatorId: number): Promise<StoredActuator | 'not-locked' | undefined> {
+    async unlock(actuatorId: number, at: number): Promise<StoredActuator | 'not-locked' | undefined> {
       const row = await db
         .updateTable('actuators')
-        .set({ lockout_since: null, lockout_reason: null, unanswered_streak: 0 })
+        .set((eb) => ({
+          lockout_since: null,
+          lockout_reason: null,
+          lockout_kind: null,
+          unanswered_streak: 0,
+          usual_since: eb.case().when('lockout_kind', '=', 'unusual').then(dialect.at(at)).else(eb.ref('usual_since')).end(),
+        }))
         .where('actuator_id', '=', actuatorId)
         .where('lockout_since', 'is not', null)
         .returningAll()

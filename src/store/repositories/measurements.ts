@@ -43,6 +43,16 @@ export function measurementRepository(db: Kysely<Database>, dialect: Dialect) {
   }
 
   return {
+    /** The sensor's readings taken in [from, to], oldest first, at most `limit` (the oldest kept): what a dose is judged on. */
+    async between(sensorId: number, from: number, to: number, limit: number): Promise<{ value: number; timestamp: number }[]> {
+      return inWindow(sensorId, { start: from, end: to, endInclusive: true })
+        .select(['value', 'timestamp'])
+        .orderBy('timestamp')
+        .orderBy('measurement_id')
+        .limit(limit)
+        .execute();
+    },
+
     /** Inserts a generated series of one sensor (no ids returned: used for bulk generation). */
     insertSeries(sensorId: number, timestamps: Float64Array, values: Float64Array): Promise<void> {
       return dialect.insertSeries(db, sensorId, timestamps, values);

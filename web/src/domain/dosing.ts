@@ -72,7 +72,7 @@ export function effectiveDecision(
 /** The next-dose line: the countdown, unless something other than the period holds the pump. */
 export function nextDoseText(reason: string | undefined, msLeft: number): string {
   if (reason === 'paused') return 'not while dosing is paused';
-  if (reason === 'locked_out') return 'not until unlocked';
+  if (reason === 'locked_out' || reason === 'unusual') return 'not until unlocked';
   if (reason === 'disabled') return 'not while disabled';
   return countdownText(msLeft);
 }

@@ -78,6 +78,8 @@ function withReportedDose(doses: ActuatorDoses | undefined, before: Actuator | u
     duration: after.activation_duration,
     value_before: null,
     answered: null,
+    response: null,
+    reversed: null,
     volume_ml: null,
   };
   return { day: [dose, ...doses.day], newest: dose };

@@ -215,18 +215,32 @@ const LIMIT_FIELDS = [
   { name: 'max_doses_per_hour', label: 'Max doses per hour', hint: 'In any 60 minutes; empty: no limit' },
   { name: 'max_seconds_per_day', label: 'Max run time per day (s)', hint: 'In any 24 h; empty: no limit' },
   { name: 'response_delay', label: 'Response delay (s)', hint: 'Mixing time before a dose is judged; empty: the period' },
+  {
+    name: 'min_response',
+    label: 'Minimum response',
+    hint: "How far a dose must move the reading to count as answered; empty: automatic, from the probe's own noise",
+  },
   { name: 'lockout_after', label: 'Lock out after', hint: 'Unanswered doses in a row; empty: never' },
+  {
+    name: 'lockout_reversed_after',
+    label: 'Wrong-way doses before lockout',
+    hint: 'Doses in a row moving the reading the wrong way; empty: never',
+  },
+  { name: 'unusual_factor', label: 'Unusual consumption factor', hint: 'Held above this many times the usual dosing; empty: off' },
   { name: 'controller_timeout', label: 'Controller timeout (s)', hint: 'Offline alert after this long unpolled; empty: off' },
 ] as const;
 type LimitName = (typeof LIMIT_FIELDS)[number]['name'];
 
-/** A new actuator starts with the service's defaults: no limits, lockout after 20. */
+/** A new actuator starts with the service's defaults: no limits, automatic response, lockout after 20, 3 reversed, factor 2. */
 function actuatorLimitTexts(actuator: Actuator | undefined): Record<LimitName, string> {
   return {
     max_doses_per_hour: optionalText(actuator?.max_doses_per_hour),
     max_seconds_per_day: optionalText(actuator?.max_seconds_per_day),
     response_delay: optionalText(actuator?.response_delay),
+    min_response: optionalText(actuator?.min_response),
     lockout_after: actuator ? optionalText(actuator.lockout_after) : '20',
+    lockout_reversed_after: actuator ? optionalText(actuator.lockout_reversed_after) : '3',
+    unusual_factor: actuator ? optionalText(actuator.unusual_factor) : '2',
     controller_timeout: optionalText(actuator?.controller_timeout),
   };
 }
@@ -257,7 +271,6 @@ function ActuatorForm({ actuator, sensors, onSaved }: { actuator?: Actuator; sen
     condition_value: text(actuator?.condition_value),
     activation_period: text(actuator?.activation_period),
     activation_duration: text(actuator?.activation_duration),
-    min_response: text(actuator?.min_response ?? 0),
   });
   const [limits, setLimits] = useState(() => actuatorLimitTexts(actuator));
   const [interlocks, setInterlocks] = useState(() => interlockRows(actuator?.interlocks ?? []));
@@ -296,7 +309,7 @@ function ActuatorForm({ actuator, sensors, onSaved }: { actuator?: Actuator; sen
     );
     if (saved && !actuator) {
       setName('');
-      setNumbers({ condition_value: '', activation_period: '', activation_duration: '', min_response: '0' });
+      setNumbers({ condition_value: '', activation_period: '', activation_duration: '' });
       setLimits(actuatorLimitTexts(undefined));
       setInterlocks([]);
       volumes.reset();
@@ -395,15 +408,6 @@ function ActuatorForm({ actuator, sensors, onSaved }: { actuator?: Actuator; sen
               hint={field.hint}
             />
           ))}
-          <NumberField
-            label="Minimum response"
-            name="min_response"
-            errors={errors}
-            value={numbers.min_response}
-            onValue={setNumber('min_response')}
-            disabled={disabled}
-            hint="How far a dose must move the reading to count as answered (sensor unit)"
-          />
         </div>
       </fieldset>
       <VolumeFields state={volumes} errors={errors} disabled={disabled} />
