@@ -11,6 +11,7 @@ import type { MaybePromise } from '../store/index.js';
 import type { KeptDecision, KeptDecisions } from './kept-decisions.js';
 import type { ControllerContact } from './controller-contact.js';
 import { isPromise } from '../core/maybe-promise.js';
+import { aimDefaults, aimIssues, type AimSettings } from '../aims/settings.js';
 
 /** The decisions (made on the inputs kept in memory, kept while they hold) and where controller contacts are noted. */
 export interface ActuatorSafetyDeps {
@@ -26,10 +27,16 @@ const sensorNotFound = (id: number) => `Sensor ${id} not found`;
 
 /** Throws 422 when the interlocks or the volumes break a rule the schema cannot express. */
 function checkSettings(
-  settings: Parameters<typeof volumeIssues>[0] & { interlocks: ActuatorWithInterlocks['interlocks'] },
+  settings: Parameters<typeof volumeIssues>[0] &
+    AimSettings &
+    Pick<ActuatorBase, 'activation_condition' | 'activation_duration'> & { interlocks: ActuatorWithInterlocks['interlocks'] },
   loc: (string | number)[],
 ): void {
-  const issues = [...interlockIssues(settings.interlocks, [...loc, 'interlocks']), ...volumeIssues(settings, loc)];
+  const issues = [
+    ...interlockIssues(settings.interlocks, [...loc, 'interlocks']),
+    ...volumeIssues(settings, loc),
+    ...aimIssues(settings, loc),
+  ];
   if (issues.length > 0) throw new InvalidInput(...issues);
 }
 
@@ -63,8 +70,8 @@ export function actuatorService({ store, bus, now }: ServiceDeps, { decisions, c
     /** Registers a pump on an existing sensor; last_activated starts at the creation time. */
     async create(actuator: ActuatorBase): Promise<ActuatorWithInterlocks> {
       const interlocks = normalInterlocks(actuator.interlocks ?? []);
-      const settings = safetyDefaults(actuator);
-      checkSettings({ ...settings, interlocks }, ['body']);
+      const settings = { ...safetyDefaults(actuator), ...aimDefaults(actuator) };
+      checkSettings({ ...actuator, ...settings, interlocks }, ['body']);
       const created = await store.transaction(async (tx) => {
         if (!(await tx.sensors.get(actuator.sensor_id))) throw new NotFound(sensorNotFound(actuator.sensor_id));
         await checkInterlockSensors(tx, interlocks);

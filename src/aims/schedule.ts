@@ -73,9 +73,23 @@ export function cycleAt(s: CycleSchedule, at: number, zone: string): ScheduleAns
   return answer(false, at, next < window.end ? next : (cycleWindow(s, window.end, zone)?.start ?? null));
 }
 
-/** Where a schedule stands at `at`. `recipeLight` is the light of the recipe its tank follows (for `from_recipe`). */
-export function scheduleAt(s: Schedule, at: number, zone: string, recipeLight: Light | null = null): ScheduleAnswer {
-  if ('from_recipe' in s) return recipeLight ? dailyAt(recipeLight, at, zone) : OFF_FOREVER;
-  if ('every' in s) return cycleAt(s, at, zone);
-  return dailyAt(s, at, zone);
+/** A schedule as stored: one kind's fields set (checked when it was written). */
+export interface StoredSchedule {
+  on?: string;
+  hours?: number;
+  from_recipe?: true;
+  every?: number;
+  for?: number;
+  between?: [string, string];
+}
+
+/**
+ * Where a schedule stands at `at`. `recipeLight` is the light of the recipe its tank follows (for
+ * `from_recipe`). A schedule that is not whole stays off.
+ */
+export function scheduleAt(s: Schedule | StoredSchedule, at: number, zone: string, recipeLight: Light | null = null): ScheduleAnswer {
+  if ('from_recipe' in s && s.from_recipe === true) return recipeLight ? dailyAt(recipeLight, at, zone) : OFF_FOREVER;
+  if ('every' in s && typeof s.every === 'number') return typeof s.for === 'number' ? cycleAt(s as CycleSchedule, at, zone) : OFF_FOREVER;
+  if ('on' in s && typeof s.on === 'string' && typeof s.hours === 'number') return dailyAt({ on: s.on, hours: s.hours }, at, zone);
+  return OFF_FOREVER;
 }

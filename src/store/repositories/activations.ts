@@ -11,7 +11,7 @@ const toActivation = (row: Selectable<ActivationTable>): StoredActivation => ({
 });
 
 /** A dose to record: what was reported, what its sensor read then and the volume it took. */
-export type NewActivation = Omit<StoredActivation, 'activation_id' | 'answered'>;
+export type NewActivation = Omit<StoredActivation, 'activation_id' | 'answered' | 'moved'>;
 
 /** What a dose adds to the totals of its bucket. */
 export type DoseAmountRow = Pick<StoredActivation, 'activation_id' | 'activated_at' | 'duration' | 'volume_ml'>;
@@ -126,11 +126,14 @@ export function activationRepository(db: Kysely<Database>, dialect: Dialect) {
         .execute();
     },
 
-    /** Records the judgement of a dose: answered (true) or not (false). */
-    async judge(activationId: number, answered: boolean): Promise<void> {
+    /**
+     * Records the judgement of a dose: answered (true) or not (false), and how far the reading moved
+     * in the corrective direction when the judging knows it (what the pump's learned gain is made of).
+     */
+    async judge(activationId: number, answered: boolean, moved: number | null = null): Promise<void> {
       await db
         .updateTable('activations')
-        .set({ answered: dialect.bool(answered) })
+        .set({ answered: dialect.bool(answered), moved: Number.isFinite(moved) ? moved : null })
         .where('activation_id', '=', activationId)
         .execute();
     },
