@@ -417,6 +417,17 @@ const safetySettings = (actuator: ActuatorWithInterlocks): ActuatorSafetySetting
   stock_ml: actuator.stock_ml,
   lockout: actuator.lockout_since === null ? null : { since: actuator.lockout_since, reason: actuator.lockout_reason ?? '' },
   interlocks: actuator.interlocks,
+  aim: {
+    setpoint: actuator.setpoint,
+    band: actuator.band,
+    dose_mode: actuator.dose_mode,
+    dose_fraction: actuator.dose_fraction,
+    min_duration: actuator.min_duration,
+    max_duration: actuator.max_duration,
+    initial_gain: actuator.initial_gain,
+    learned_gain: actuator.learned_gain,
+    schedule: actuator.schedule,
+  },
 });
 
 const doseRecord = (dose: Pick<StoredActivation, 'activated_at' | 'duration' | 'volume_ml'>): DoseRecord => ({

@@ -22,7 +22,8 @@ export interface SizingSettings {
 }
 
 /** Seconds with millisecond precision: a pump loop sleeps no finer than that. */
-const toMs = (seconds: number) => Math.floor(seconds * 1000) / 1000;
+// (The tiny epsilon keeps 15.9999999 from arithmetic at 16: it is not a millisecond.)
+const toMs = (seconds: number) => Math.floor(seconds * 1000 + 1e-6) / 1000;
 
 /** The bounds a dose is clamped to, defaults filled in; a minimum over the maximum is brought down to it. */
 export function durationBounds(s: SizingSettings): { min: number; max: number } {

@@ -7,6 +7,7 @@ import { lockoutReason } from '../safety/lockout-reason.js';
 import type { Repositories, Store, StoredActivation, StoredActuator } from '../store/index.js';
 import { type ActuatorAlertDeps, clearActuatorAlert, raiseActuatorAlert } from './actuator-alerts.js';
 import type { AlertNews } from './alert-json.js';
+import { correctiveMove, judgingTarget, learnAfterJudging } from '../aims/gain-learning.js';
 
 /** A failed judging is tried again after this long. */
 const RETRY_MS = 5000;
@@ -21,12 +22,14 @@ export interface DoseJudgeDeps extends ActuatorAlertDeps {
 
 /** A dose the rule can never judge: no reading before it, or nothing to correct toward. */
 const neverJudged = (dose: StoredActivation, actuator: StoredActuator) =>
-  dose.value_before === null || correctiveDirection(actuator.activation_condition, dose.value_before, actuator.condition_value) === null;
+  dose.value_before === null || correctiveDirection(actuator.activation_condition, dose.value_before, judgingTarget(actuator)) === null;
 
 /** What one judging committed, to publish. */
 interface Judged {
   /** The actuator, when this judging locked it out. */
   lockedOut?: StoredActuator & { interlocks: unknown[] };
+  /** The actuator, when this judging changed its learned gain (aims/gain-learning.ts). */
+  learned?: StoredActuator & { interlocks: unknown[] };
   news: AlertNews[];
   /** Whether doses wait for a later reading still. */
   waiting: boolean;
@@ -52,7 +55,7 @@ async function judgeActuator(tx: Repositories, deps: DoseJudgeDeps, actuatorId: 
       ? judgeDose(
           dose,
           actuator.activation_condition,
-          actuator.condition_value,
+          judgingTarget(actuator),
           actuator.min_response,
           [newest],
           actuator.response_delay,
@@ -64,11 +67,14 @@ async function judgeActuator(tx: Repositories, deps: DoseJudgeDeps, actuatorId: 
       waiting = true;
       break;
     }
-    await tx.activations.judge(dose.activation_id, answered);
+    // The move goes with the verdict: the learned gain is made of the answered ones.
+    await tx.activations.judge(dose.activation_id, answered, newest ? correctiveMove(actuator, dose.value_before!, newest.value) : null);
     streak = nextUnansweredStreak(streak, answered);
   }
   if (streak !== actuator.unanswered_streak) await tx.actuators.setUnansweredStreak(actuatorId, streak);
-  if (actuator.lockout_since !== null || !shouldLockOut(streak, actuator.lockout_after)) return { news: [], waiting };
+  const relearned = await learnAfterJudging(tx, actuator);
+  const learned = relearned && { ...relearned, interlocks: await tx.interlocks.of(actuatorId) };
+  if (actuator.lockout_since !== null || !shouldLockOut(streak, actuator.lockout_after)) return { news: [], waiting, learned };
 
   const sensor = await tx.sensors.get(actuator.sensor_id);
   const reason = lockoutReason(
@@ -83,7 +89,12 @@ async function judgeActuator(tx: Repositories, deps: DoseJudgeDeps, actuatorId: 
   await tx.safetyEvents.record({ kind: 'lockout', at, actuator_id: actuatorId, prototype_id: null, reason });
   const raised = await raiseActuatorAlert(tx, deps, locked, 'lockout', 'critical', at);
   return {
-    lockedOut: { ...locked, unanswered_streak: streak, interlocks: await tx.interlocks.of(actuatorId) },
+    lockedOut: {
+      ...locked,
+      unanswered_streak: streak,
+      learned_gain: learned?.learned_gain ?? locked.learned_gain,
+      interlocks: await tx.interlocks.of(actuatorId),
+    },
     news: raised ? [raised] : [],
     waiting,
   };
@@ -125,6 +136,7 @@ export function doseJudge(deps: DoseJudgeDeps) {
       }
       if (!judged.waiting && pending.get(actuatorId)?.reports === seen) pending.delete(actuatorId);
       if (judged.lockedOut) bus.publish('actuator', { action: 'updated', actuator: judged.lockedOut });
+      else if (judged.learned) bus.publish('actuator', { action: 'updated', actuator: judged.learned });
       for (const news of judged.news) bus.publish('alert', news);
     });
   }

@@ -198,6 +198,10 @@ export const Actuator = Type.Object(
     last_activated: DateTimeOutput('When the pump last ran (initially the creation time).'),
     interlocks: Type.Array(Interlock),
     lockout: nullable(Lockout, 'Read-only: set while the actuator is locked out (POST /actuators/{id}/unlock clears it).'),
+    learned_gain: nullable(
+      Type.Number(),
+      "Read-only: the reading's change per second of run, the median of the newest answered doses (null: fewer than 3 yet).",
+    ),
     last_polled: nullable(
       DateTimeOutput(),
       'Read-only: when a controller last read the state or reported a run (to within 10 s; null: never).',

@@ -13,10 +13,13 @@
 import { earliest } from './instants.js';
 import type { DecisionInput } from './inputs.js';
 import { RULES } from './rules.js';
+import { scheduleChangesAt } from '../aims/decision-hook.js';
 
 export function nextDecisionChange(input: DecisionInput): number | null {
   const { now } = input;
   if (Number.isNaN(now)) return null;
+  // A timed output changes at its window's edges (aims/decision-hook.ts); no dose rule applies.
+  if (input.actuator.activation_condition === 'schedule') return scheduleChangesAt(input);
   const instants: (number | null)[] = [];
   for (const rule of RULES) {
     if (rule.changesAt) instants.push(rule.changesAt(input, now));

@@ -40,6 +40,10 @@ export interface Decision {
    * limit holding a pump that would otherwise run.
    */
   conditionMet: boolean;
+  /** A set point's aim (aims/): shown in the state read; absent without a set point. */
+  aim?: { setpoint: number | null; error: number | null; gain: number | null };
+  /** A timed output's next on/off instant (aims/), until which its `duration` counts down. */
+  scheduleChangesAt?: number | null;
 }
 
 /** An instant for a sentence; one that cannot be written as a date is written as it is. */

@@ -106,6 +106,7 @@ const COLUMNS: { [T in Table]: { key: KeyOf<T>; columns: { [C in keyof Database[
       initial_gain: 'as-is',
       dose_order: 'as-is',
       schedule: 'as-is',
+      learned_gain: 'as-is',
       lockout_since: 'time',
       lockout_reason: 'as-is',
       unanswered_streak: 'as-is',

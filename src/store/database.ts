@@ -84,6 +84,8 @@ export type ActuatorTable = Omit<Required<ActuatorBase>, 'enabled' | 'interlocks
   dose_order: number | null;
   /** The schedule as JSON text; null: none. */
   schedule: string | null;
+  /** The service's own: the gain learned from the answered doses (aims/gain.ts); null until 3. */
+  learned_gain: number | null;
 };
 
 /** One interlock of one actuator, in the actuator's order (`position` from 0). */
@@ -307,7 +309,10 @@ export type NewMeasurement = Omit<StoredMeasurement, 'measurement_id'>;
 /** An actuator as the service handles it: last_activated in epoch ms, enabled a boolean on both stores. */
 export type StoredActuator = Omit<Selectable<ActuatorTable>, 'enabled' | 'schedule'> & { enabled: boolean; schedule: Schedule | null };
 /** What an actuator's create and settings update write: no id, none of the service's own state. */
-export type ActuatorFields = Omit<StoredActuator, 'actuator_id' | 'lockout_since' | 'lockout_reason' | 'unanswered_streak' | 'last_polled'>;
+export type ActuatorFields = Omit<
+  StoredActuator,
+  'actuator_id' | 'lockout_since' | 'lockout_reason' | 'unanswered_streak' | 'last_polled' | 'learned_gain'
+>;
 export type StoredInterlock = Omit<Selectable<ActuatorInterlockTable>, 'actuator_id' | 'position'>;
 /** A dose as the service handles it: activated_at in epoch ms, answered a boolean or null on both stores. */
 export type StoredActivation = Omit<Selectable<ActivationTable>, 'answered'> & { answered: boolean | null };

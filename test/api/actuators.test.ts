@@ -37,6 +37,7 @@ const actuatorSafetyDefaults = {
   initial_gain: null,
   dose_order: null,
   schedule: null,
+  learned_gain: null,
 };
 type Actuator = typeof pump & { actuator_id: number; actuator_name: string | null; enabled: boolean; last_activated: string };
 

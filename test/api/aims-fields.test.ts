@@ -22,6 +22,7 @@ const DEFAULTS = {
   initial_gain: null,
   dose_order: null,
   schedule: null,
+  learned_gain: null,
 };
 
 describe.each(storeKinds())('aim settings (%s)', (kind) => {

@@ -56,6 +56,7 @@ export const storedActuatorSafety = {
   initial_gain: null,
   dose_order: null,
   schedule: null,
+  learned_gain: null,
 };
 
 /** A sensor's trust settings (docs/api.md §14), name (§5) and calibration reminder (§15) as a new one has them: for fixtures built by hand. */

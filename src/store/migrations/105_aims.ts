@@ -6,7 +6,8 @@ import type { SchemaTypes } from '../dialect.js';
  * proportional, the fraction of the gap, the bounds, a gain to start from), its place in its
  * prototype's sequence of parts, and the schedule of a timed output (JSON text). Existing
  * actuators read: no set point, band 0, fixed doses — what they did before. Each judged dose keeps
- * how far the reading moved in the corrective direction, the pump's learned gain is made of them.
+ * how far the reading moved in the corrective direction; the pump's learned gain, made of them, is
+ * kept on the actuator (null until it has 3 answered doses).
  */
 export function aimsMigration({ float }: SchemaTypes): Migration {
   return {
@@ -37,6 +38,7 @@ export function aimsMigration({ float }: SchemaTypes): Migration {
       await add('initial_gain', 'float');
       await add('dose_order', 'integer');
       await add('schedule', 'text');
+      await add('learned_gain', 'float');
       await db.schema.alterTable('activations').addColumn('moved', float).execute();
     },
     async down(db: Kysely<unknown>) {

@@ -126,6 +126,21 @@ export function activationRepository(db: Kysely<Database>, dialect: Dialect) {
         .execute();
     },
 
+    /** The newest answered doses with a known move, newest first: what the learned gain is made of. */
+    async answeredMoves(actuatorId: number, limit: number): Promise<{ activated_at: number; duration: number; move: number }[]> {
+      const rows = await db
+        .selectFrom('activations')
+        .select(['activated_at', 'duration', 'moved'])
+        .where('actuator_id', '=', actuatorId)
+        .where('answered', '=', dialect.bool(true))
+        .where('moved', 'is not', null)
+        .orderBy('activated_at', 'desc')
+        .orderBy('activation_id', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map((r) => ({ activated_at: r.activated_at, duration: r.duration, move: r.moved as number }));
+    },
+
     /**
      * Records the judgement of a dose: answered (true) or not (false), and how far the reading moved
      * in the corrective direction when the judging knows it (what the pump's learned gain is made of).

@@ -4,7 +4,8 @@ import type { Dialect } from '../dialect.js';
 import type { Schedule } from '../../domain/actuator.js';
 
 /** A stored schedule that cannot be read is none: the output stays off. */
-function scheduleOf(text: string | null): Schedule | null {
+export function scheduleOf(text: string | Schedule | null): Schedule | null {
+  if (typeof text === 'object') return text;
   if (text === null) return null;
   try {
     return JSON.parse(text) as Schedule;
@@ -132,6 +133,17 @@ export function actuatorRepository(db: Kysely<Database>, dialect: Dialect) {
         .set({ lockout_since: dialect.time(since), lockout_reason: reason })
         .where('actuator_id', '=', actuatorId)
         .where('lockout_since', 'is', null)
+        .returningAll()
+        .executeTakeFirst();
+      return row && toActuator(row);
+    },
+
+    /** Keeps the gain learned from the answered doses (aims/gain.ts). */
+    async setLearnedGain(actuatorId: number, gain: number | null): Promise<StoredActuator | undefined> {
+      const row = await db
+        .updateTable('actuators')
+        .set({ learned_gain: gain })
+        .where('actuator_id', '=', actuatorId)
         .returningAll()
         .executeTakeFirst();
       return row && toActuator(row);

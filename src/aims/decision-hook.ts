@@ -1,0 +1,120 @@
+/**
+ * Where dosing that aims meets the one dosing decision (safety/decide.ts). The decision calls
+ * these and nothing else of this folder:
+ *
+ * - `scheduledDecision`: a timed output (`activation_condition: "schedule"`) answers its schedule:
+ *   on with the rest of the on-window as `duration`, else off. Disabled actuators and paused
+ *   prototypes stay off; no dose rule applies (a light is not a dose).
+ * - `aimedInput`: for an actuator with a set point, the condition reads `setpoint ± band`, and a
+ *   proportional actuator's dose is sized (sizing.ts) before the rules run, so that every limit
+ *   counts the sized seconds and millilitres. The answer carries `setpoint`, `error` and `gain`.
+ */
+import type { Decision } from '../safety/reasons.js';
+import type { DecisionInput } from '../safety/inputs.js';
+import { effectiveGain } from './gain.js';
+import { scheduleAt, type ScheduleAnswer, type StoredSchedule } from './schedule.js';
+import { aimError, gapToSetpoint, outsideBand } from './setpoint.js';
+import { sizeDose } from './sizing.js';
+import { machineZone } from './zone.js';
+import type { Light } from './calendar.js';
+
+/** What the decision reads of an actuator's aim settings (absent on actuators from before them: none). */
+export interface ActuatorAim {
+  setpoint: number | null;
+  band: number;
+  dose_mode: 'fixed' | 'proportional';
+  dose_fraction: number;
+  min_duration: number;
+  max_duration: number | null;
+  initial_gain: number | null;
+  /** The gain learned from the pump's answered doses (null: fewer than 3 yet). */
+  learned_gain: number | null;
+  schedule: StoredSchedule | null;
+}
+
+/** The aim of a decision, as the state read shows it. */
+export interface AimShown {
+  setpoint: number | null;
+  error: number | null;
+  gain: number | null;
+}
+
+/** The time zone schedules and recipes read: TZ, else the machine's. */
+export const serviceZone = (): string => machineZone();
+
+const SCHEDULE_STATUS = {
+  on: (until: number | null) => (until === null ? 'Schedule: on' : `Schedule: on until ${new Date(until).toISOString()}`),
+  off: (until: number | null) => (until === null ? 'Schedule: off' : `Schedule: off until ${new Date(until).toISOString()}`),
+};
+
+/** Where the actuator's schedule stands at `at` (off without one). */
+export function scheduleNow(aim: ActuatorAim | undefined, at: number, zone: string, recipeLight: Light | null): ScheduleAnswer {
+  if (!aim?.schedule) return { on: false, remaining: 0, changesAt: null };
+  return scheduleAt(aim.schedule, at, zone, recipeLight);
+}
+
+/** The decision of a timed output, or null for an actuator that is not one. */
+export function scheduledDecision(input: DecisionInput): Decision | null {
+  const { actuator, now } = input;
+  if (actuator.activation_condition !== 'schedule') return null;
+  const base = { period: actuator.activation_period, conditionMet: false };
+  if (actuator.enabled !== true) return { ...base, activate: false, status: 'Actuator disabled', reason: 'disabled', duration: 0 };
+  if (input.pausedUntil !== null && !(now >= input.pausedUntil)) {
+    return {
+      ...base,
+      activate: false,
+      status: `Prototype paused until ${new Date(input.pausedUntil).toISOString()}`,
+      reason: 'paused',
+      duration: 0,
+    };
+  }
+  const answer = scheduleNow(actuator.aim, now, input.zone ?? serviceZone(), input.recipeLight ?? null);
+  return {
+    ...base,
+    activate: answer.on,
+    status: answer.on ? SCHEDULE_STATUS.on(answer.changesAt) : SCHEDULE_STATUS.off(answer.changesAt),
+    reason: 'ok',
+    duration: answer.remaining,
+    conditionMet: answer.on,
+    scheduleChangesAt: answer.changesAt,
+  };
+}
+
+/** When time alone next changes a timed output's decision (null: not one, or never). */
+export function scheduleChangesAt(input: DecisionInput): number | null {
+  if (input.actuator.activation_condition !== 'schedule') return null;
+  if (input.actuator.enabled !== true) return null;
+  if (input.pausedUntil !== null && !(input.now >= input.pausedUntil)) return input.pausedUntil;
+  return scheduleNow(input.actuator.aim, input.now, input.zone ?? serviceZone(), input.recipeLight ?? null).changesAt;
+}
+
+/** Whether the actuator's condition holds on `value`: the band around its set point, else the threshold rule. */
+export function aimedCondition(input: DecisionInput, value: number, threshold: (v: number) => boolean): boolean {
+  const aim = input.actuator.aim;
+  if (!aim || aim.setpoint === null) return threshold(value);
+  return outsideBand(input.actuator.activation_condition, value, { setpoint: aim.setpoint, band: aim.band });
+}
+
+/**
+ * The input the rules read (its activation_duration the sized dose while a proportional actuator
+ * would dose, so that the limits count what it will run) and the aim to show. Unchanged for an
+ * actuator without a set point.
+ */
+export function aimedInput(input: DecisionInput, conditionMet: boolean): { input: DecisionInput; shown: AimShown | null } {
+  const { actuator } = input;
+  const aim = actuator.aim;
+  if (!aim || aim.setpoint === null) return { input, shown: null };
+  const value = input.sensor?.newest?.value;
+  const error = value === undefined || !Number.isFinite(value) ? null : aimError(value, aim.setpoint);
+  if (aim.dose_mode !== 'proportional') return { input, shown: { setpoint: aim.setpoint, error, gain: null } };
+  const gain = effectiveGain(aim.learned_gain, aim.initial_gain);
+  const shown = { setpoint: aim.setpoint, error, gain: gain.reported };
+  if (!conditionMet || value === undefined) return { input, shown };
+  const seconds = sizeDose(gapToSetpoint(actuator.activation_condition, value, aim.setpoint), gain.value, {
+    dose_fraction: aim.dose_fraction,
+    min_duration: aim.min_duration,
+    max_duration: aim.max_duration,
+    activation_duration: actuator.activation_duration,
+  });
+  return { input: { ...input, actuator: { ...actuator, activation_duration: seconds } }, shown };
+}
