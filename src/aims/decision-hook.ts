@@ -5,6 +5,8 @@
  * - `scheduledDecision`: a timed output (`activation_condition: "schedule"`) answers its schedule:
  *   on with the rest of the on-window as `duration`, else off. Disabled actuators and paused
  *   prototypes stay off; no dose rule applies (a light is not a dose).
+ * - `sequencedDecision`: a part of a dosing sequence (`dose_order`) that would dose waits while
+ *   another goes first, mixes or pauses (sequence.ts).
  * - `aimedInput`: for an actuator with a set point, the condition reads `setpoint ± band`, and a
  *   proportional actuator's dose is sized (sizing.ts) before the rules run, so that every limit
  *   counts the sized seconds and millilitres. The answer carries `setpoint`, `error` and `gain`.
@@ -17,6 +19,7 @@ import { aimError, gapToSetpoint, outsideBand } from './setpoint.js';
 import { sizeDose } from './sizing.js';
 import { machineZone } from './zone.js';
 import type { Light } from './calendar.js';
+import { DEFAULT_SEQUENCE_PAUSE_S, sequenceStatus, sequenceWait, type SequenceMember } from './sequence.js';
 
 /** What the decision reads of an actuator's aim settings (absent on actuators from before them: none). */
 export interface ActuatorAim {
@@ -117,4 +120,60 @@ export function aimedInput(input: DecisionInput, conditionMet: boolean): { input
     activation_duration: actuator.activation_duration,
   });
   return { input: { ...input, actuator: { ...actuator, activation_duration: seconds } }, shown };
+}
+
+/** SEQUENCE_PAUSE in seconds (a number of seconds in the environment; default 60). */
+export function sequencePauseFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.SEQUENCE_PAUSE;
+  const seconds = raw === undefined || raw.trim() === '' ? NaN : Number(raw);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds : DEFAULT_SEQUENCE_PAUSE_S;
+}
+
+/** The other actuators of a sequence as the decision of one of them reads them. */
+export interface SequenceInput {
+  self: { actuator_id: number; dose_order: number | null };
+  others: readonly SequenceMember[];
+  /** SEQUENCE_PAUSE, seconds. */
+  pauseS: number;
+  names?: ReadonlyMap<number, string | null>;
+}
+
+/**
+ * Whether a decision that would dose waits for another part of its sequence (sequence.ts): the
+ * decision then answers `activate: false`, reason `sequenced`, naming the one it waits for.
+ */
+export function sequencedDecision(decision: Decision, sequence: SequenceInput | undefined, now: number): Decision {
+  if (!sequence || !decision.activate || decision.reason !== 'ok') return decision;
+  const wait = sequenceWait(sequence.self, sequence.others, now, sequence.pauseS);
+  if (!wait) return decision;
+  return {
+    ...decision,
+    activate: false,
+    reason: 'sequenced',
+    status: sequenceStatus(wait, sequence.names?.get(wait.actuator_id)),
+    sequenceUntil: wait.until,
+  };
+}
+
+/**
+ * When time alone may next change a sequenced wait: the end of a mixing time or pause of another
+ * part, or the instant another part's own decision changes (its period elapsing), given as
+ * `changesAt` of each member.
+ */
+export function sequenceChangesAt(input: DecisionInput): number | null {
+  const s = input.sequence;
+  if (!s) return null;
+  let next: number | null = null;
+  const consider = (t: number | null | undefined) => {
+    if (t !== null && t !== undefined && t > input.now && (next === null || t < next)) next = t;
+  };
+  for (const o of s.others) {
+    if (o.lastDosedAt !== null) {
+      consider(o.lastDosedAt + o.mixing * 1000);
+      consider(o.lastDosedAt + s.pauseS * 1000);
+    }
+    consider(o.busyUntil);
+    consider(o.changesAt);
+  }
+  return next;
 }

@@ -23,6 +23,8 @@ export interface SequenceMember {
   lastDosedAt: number | null;
   /** Seconds of mixing after its dose (its response_delay, else its activation_period). */
   mixing: number;
+  /** When its own decision may next change by time alone (null: not by time). */
+  changesAt?: number | null;
 }
 
 export interface SequenceWait {

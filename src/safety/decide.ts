@@ -12,7 +12,7 @@ import { conditionHolds } from '../domain/activation.js';
 import type { DecisionInput } from './inputs.js';
 import { SAFETY_STATUS, type Decision, type Reason } from './reasons.js';
 import { RULES } from './rules.js';
-import { aimedCondition, aimedInput, scheduledDecision } from '../aims/decision-hook.js';
+import { aimedCondition, aimedInput, scheduledDecision, sequencedDecision } from '../aims/decision-hook.js';
 
 export function decide(given: DecisionInput): Decision {
   // Dosing that aims (aims/decision-hook.ts): timed outputs answer their schedule; a set point
@@ -37,5 +37,6 @@ export function decide(given: DecisionInput): Decision {
     const status = rule.check(input, now);
     if (status !== null) return decision(rule.reason, status, false);
   }
-  return decision('ok', SAFETY_STATUS.ok, conditionMet);
+  // A part of a dosing sequence waits for the others (aims/decision-hook.ts).
+  return sequencedDecision(decision('ok', SAFETY_STATUS.ok, conditionMet), input.sequence, now);
 }

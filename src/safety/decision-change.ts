@@ -13,7 +13,7 @@
 import { earliest } from './instants.js';
 import type { DecisionInput } from './inputs.js';
 import { RULES } from './rules.js';
-import { scheduleChangesAt } from '../aims/decision-hook.js';
+import { scheduleChangesAt, sequenceChangesAt } from '../aims/decision-hook.js';
 
 export function nextDecisionChange(input: DecisionInput): number | null {
   const { now } = input;
@@ -25,5 +25,7 @@ export function nextDecisionChange(input: DecisionInput): number | null {
     if (rule.changesAt) instants.push(rule.changesAt(input, now));
     if (rule.check(input, now) !== null) break;
   }
+  // A sequenced actuator's decision moves with the others' (aims/decision-hook.ts).
+  if (input.sequence) instants.push(sequenceChangesAt(input));
   return earliest(instants);
 }

@@ -7,7 +7,7 @@
  */
 import type { ActuatorSettings } from '../domain/activation.js';
 import type { SensorType } from '../domain/sensor.js';
-import type { ActuatorAim } from '../aims/decision-hook.js';
+import type { ActuatorAim, SequenceInput } from '../aims/decision-hook.js';
 import type { Light } from '../aims/calendar.js';
 
 export interface SensorReading {
@@ -105,4 +105,6 @@ export interface DecisionInput {
   zone?: string;
   /** The light of the recipe the prototype follows, for schedules `from_recipe` (absent: none). */
   recipeLight?: Light | null;
+  /** The other parts of the actuator's dosing sequence (aims/); absent: not sequenced. */
+  sequence?: SequenceInput;
 }
