@@ -233,7 +233,7 @@ export const ActuatorActivation = Type.Object(
     reason: Type.String({
       description:
         'Which rule decided, as a stable code (docs/api.md §14), first match wins: disabled, paused, locked_out, no_measurement, ' +
-        'restarted, stale, invalid, stuck, interlock, empty, waiting, zero_duration, limit, ok (then `activate` is the condition).',
+        'restarted, stale, invalid, stuck, interlock, empty, waiting, zero_duration, limit, sequenced, ok (then `activate` is the condition).',
       examples: ['ok', 'limit'],
     }),
     duration: Type.Number({
