@@ -11,8 +11,6 @@
  *   proportional actuator's dose is sized (sizing.ts) before the rules run, so that every limit
  *   counts the sized seconds and millilitres. The answer carries `setpoint`, `error` and `gain`.
  */
-import type { Decision } from '../safety/reasons.js';
-import type { DecisionInput } from '../safety/inputs.js';
 import { effectiveGain } from './gain.js';
 import { scheduleAt, type ScheduleAnswer, type StoredSchedule } from './schedule.js';
 import { aimError, gapToSetpoint, outsideBand } from './setpoint.js';
@@ -20,6 +18,41 @@ import { sizeDose } from './sizing.js';
 import { machineZone } from './zone.js';
 import type { Light } from './calendar.js';
 import { DEFAULT_SEQUENCE_PAUSE_S, sequenceStatus, sequenceWait, type SequenceMember } from './sequence.js';
+
+/**
+ * What these functions read of the dosing decision's input and answer (safety/inputs.ts,
+ * safety/reasons.ts hold the whole of them; they are written here by shape so that this folder
+ * depends on none of the decision's own modules).
+ */
+export interface DecisionInput {
+  actuator: {
+    enabled: boolean;
+    activation_condition: string;
+    activation_period: number;
+    activation_duration: number;
+    aim?: ActuatorAim;
+  };
+  sensor: { newest: { value: number } | null } | undefined;
+  pausedUntil: number | null;
+  now: number;
+  zone?: string;
+  recipeLight?: Light | null;
+  sequence?: SequenceInput;
+}
+
+export interface Decision {
+  activate: boolean;
+  status: string;
+  reason: string;
+  duration: number;
+  period: number;
+  conditionMet: boolean;
+  aim?: AimShown;
+  scheduleChangesAt?: number | null;
+  sequenceUntil?: number | null;
+}
+
+type ScheduledReason = 'disabled' | 'paused' | 'ok';
 
 /** What the decision reads of an actuator's aim settings (absent on actuators from before them: none). */
 export interface ActuatorAim {
@@ -57,17 +90,17 @@ export function scheduleNow(aim: ActuatorAim | undefined, at: number, zone: stri
 }
 
 /** The decision of a timed output, or null for an actuator that is not one. */
-export function scheduledDecision(input: DecisionInput): Decision | null {
+export function scheduledDecision(input: DecisionInput): (Decision & { reason: ScheduledReason }) | null {
   const { actuator, now } = input;
   if (actuator.activation_condition !== 'schedule') return null;
   const base = { period: actuator.activation_period, conditionMet: false };
-  if (actuator.enabled !== true) return { ...base, activate: false, status: 'Actuator disabled', reason: 'disabled', duration: 0 };
+  if (actuator.enabled !== true) return { ...base, activate: false, status: 'Actuator disabled', reason: 'disabled' as const, duration: 0 };
   if (input.pausedUntil !== null && !(now >= input.pausedUntil)) {
     return {
       ...base,
       activate: false,
       status: `Prototype paused until ${new Date(input.pausedUntil).toISOString()}`,
-      reason: 'paused',
+      reason: 'paused' as const,
       duration: 0,
     };
   }
@@ -76,7 +109,7 @@ export function scheduledDecision(input: DecisionInput): Decision | null {
     ...base,
     activate: answer.on,
     status: answer.on ? SCHEDULE_STATUS.on(answer.changesAt) : SCHEDULE_STATUS.off(answer.changesAt),
-    reason: 'ok',
+    reason: 'ok' as const,
     duration: answer.remaining,
     conditionMet: answer.on,
     scheduleChangesAt: answer.changesAt,
@@ -103,7 +136,7 @@ export function aimedCondition(input: DecisionInput, value: number, threshold: (
  * would dose, so that the limits count what it will run) and the aim to show. Unchanged for an
  * actuator without a set point.
  */
-export function aimedInput(input: DecisionInput, conditionMet: boolean): { input: DecisionInput; shown: AimShown | null } {
+export function aimedInput<I extends DecisionInput>(input: I, conditionMet: boolean): { input: I; shown: AimShown | null } {
   const { actuator } = input;
   const aim = actuator.aim;
   if (!aim || aim.setpoint === null) return { input, shown: null };
@@ -142,7 +175,11 @@ export interface SequenceInput {
  * Whether a decision that would dose waits for another part of its sequence (sequence.ts): the
  * decision then answers `activate: false`, reason `sequenced`, naming the one it waits for.
  */
-export function sequencedDecision(decision: Decision, sequence: SequenceInput | undefined, now: number): Decision {
+export function sequencedDecision<D extends Decision>(
+  decision: D,
+  sequence: SequenceInput | undefined,
+  now: number,
+): D | (D & { reason: 'sequenced' }) {
   if (!sequence || !decision.activate || decision.reason !== 'ok') return decision;
   const wait = sequenceWait(sequence.self, sequence.others, now, sequence.pauseS);
   if (!wait) return decision;

@@ -5,12 +5,19 @@
  * actuator, which the decision reads from memory like its other settings.
  */
 import type { Repositories, StoredActuator } from '../store/index.js';
-import { correctiveDirection } from '../safety/judging.js';
 import { GAIN_WINDOW, learnedGain } from './gain.js';
 
 /** The value a dose corrects toward: the set point when the actuator has one, else its threshold. */
 export const judgingTarget = (actuator: Pick<StoredActuator, 'setpoint' | 'condition_value'>) =>
   actuator.setpoint ?? actuator.condition_value;
+
+/** +1 when a dose should raise the reading, -1 lower it, null neither (as the judging reads it). */
+function correctiveDirection(condition: string, before: number, target: number): 1 | -1 | null {
+  if (condition === 'high') return -1;
+  if (condition === 'low') return 1;
+  if (condition === 'low_or_high') return before > target ? -1 : before < target ? 1 : null;
+  return null;
+}
 
 /** How far the reading moved from `before` to `after` in the direction the actuator corrects (null: no direction). */
 export function correctiveMove(actuator: StoredActuator, before: number, after: number): number | null {

@@ -36,6 +36,7 @@ const LAYERS: string[][] = [
     'records',
     'backup',
     'simulator',
+    'aims',
   ],
   ['.', 'cli'],
 ];
