@@ -36,9 +36,14 @@ import {
   STUCK_MIN_READINGS,
 } from '../safety/index.js';
 import type { MaybePromise, Store, StoredActivation, StoredActuator, StoredMeasurement } from '../store/index.js';
+import { decide, nextDecisionChange } from '../safety/index.js';
+import { sequencePauseFromEnv, type SequenceInput } from '../aims/decision-hook.js';
+import type { SequenceMember } from '../aims/sequence.js';
 
 export interface DecisionInputsDeps {
   store: Pick<Store, 'actuators' | 'interlocks' | 'activations' | 'sensors' | 'measurements' | 'prototypes'>;
+  /** SEQUENCE_PAUSE in seconds (default: the environment's, else 60). */
+  sequencePauseS?: number;
   bus: ChangeBus;
   now: () => number;
   staleAfterMs: number;
@@ -123,7 +128,15 @@ function lazyMap<K, V>(read: (key: K) => Promise<V | undefined>, changed: () => 
   };
 }
 
-export function decisionInputs({ store, bus, now, staleAfterMs, processStartedAt, log }: DecisionInputsDeps) {
+export function decisionInputs({
+  store,
+  bus,
+  now,
+  staleAfterMs,
+  processStartedAt,
+  log,
+  sequencePauseS = sequencePauseFromEnv(),
+}: DecisionInputsDeps) {
   const listeners = new Set<InputsListener>();
   /**
    * The smallest measurement id heard on the bus since the start: ids only grow, so a reading with
@@ -166,7 +179,32 @@ export function decisionInputs({ store, bus, now, staleAfterMs, processStartedAt
 
   function tell(actuatorIds: readonly number[], actuatorChanged = false): void {
     if (actuatorIds.length === 0) return;
-    for (const listener of [...listeners]) listener(actuatorIds, actuatorChanged);
+    // A part of a dosing sequence decides on the others' inputs too (aims/).
+    const ids = withSequenceSiblings(actuatorIds);
+    for (const listener of [...listeners]) listener(ids, actuatorChanged);
+  }
+
+  /** Dosing sequences (aims/): the prototypes whose sequenced actuators are all kept. */
+  const sequenceLoaded = new Set<number>();
+  const prototypeOf = (actuatorId: number) => {
+    const entry = actuators.peek(actuatorId);
+    return entry ? sensors.peek(entry.actuator.sensor_id)?.settings.prototype_id : undefined;
+  };
+  /** The kept sequenced actuators of the prototype, by actuator_id. */
+  const sequenceOf = (prototypeId: number) =>
+    [...actuators.values.values()]
+      .filter(({ actuator }) => actuator.dose_order !== null && sensors.peek(actuator.sensor_id)?.settings.prototype_id === prototypeId)
+      .map(({ actuator }) => actuator.actuator_id);
+  function withSequenceSiblings(actuatorIds: readonly number[]): readonly number[] {
+    let all: Set<number> | undefined;
+    for (const id of actuatorIds) {
+      if (actuators.peek(id)?.actuator.dose_order === null || actuators.peek(id) === undefined) continue;
+      const prototypeId = prototypeOf(id);
+      if (prototypeId === undefined) continue;
+      all ??= new Set(actuatorIds);
+      for (const sibling of sequenceOf(prototypeId)) all.add(sibling);
+    }
+    return all ? [...all] : actuatorIds;
   }
 
   /** The kept actuators that read this sensor (as their own or as an interlock). */
@@ -241,9 +279,19 @@ export function decisionInputs({ store, bus, now, staleAfterMs, processStartedAt
     tell(readersOf(sensor.sensor_id));
   }
 
-  function actuatorChanged(actuator: StoredActuator & { interlocks?: ActuatorWithInterlocks['interlocks'] }): void {
+  function actuatorChanged(
+    actuator: StoredActuator & { interlocks?: ActuatorWithInterlocks['interlocks'] },
+    action: 'created' | 'updated' | 'activated' = 'updated',
+  ): void {
     const id = actuator.actuator_id;
     const entry = actuators.peek(id);
+    // Who belongs to a sequence may have changed: read the membership again when next needed.
+    if (action !== 'activated' && (actuator.dose_order !== null || (entry && entry.actuator.dose_order !== null))) {
+      const siblings = [...sequenceLoaded].flatMap(sequenceOf);
+      sequenceLoaded.clear();
+      moved();
+      tell(siblings);
+    }
     if (actuators.isReading(id) || (entry && !Array.isArray(actuator.interlocks))) {
       // A change without its interlocks (a cascade that took one of them): read the actuator again.
       actuators.drop(id);
@@ -285,9 +333,10 @@ export function decisionInputs({ store, bus, now, staleAfterMs, processStartedAt
     }),
     bus.subscribe('actuator', (change) => {
       if (change.action === 'deleted') {
+        if (actuators.peek(change.actuatorId)?.actuator.dose_order !== null) sequenceLoaded.clear();
         actuators.drop(change.actuatorId);
         tell([change.actuatorId], true);
-      } else actuatorChanged(change.actuator);
+      } else actuatorChanged(change.actuator, change.action);
     }),
     bus.subscribe('dose', ({ dose }) => doseRecorded(dose)),
     bus.subscribe('prototype', (change) => {
@@ -318,7 +367,37 @@ export function decisionInputs({ store, bus, now, staleAfterMs, processStartedAt
    * `withoutMissingInterlocks`, an interlock sensor not kept is left out: it counts as having no
    * reading (fail closed).
    */
-  function fromMemory(actuatorId: number, at: number, withoutMissingInterlocks = false): DecisionInput | null {
+  /**
+   * The other parts of the actuator's sequence as its decision reads them (aims/sequence.ts), or
+   * null while they are not all kept. A part whose inputs are missing counts as about to dose:
+   * when unsure, the pump waits.
+   */
+  function sequenceInput(actuator: ActuatorWithInterlocks, prototypeId: number, at: number): SequenceInput | null {
+    if (!sequenceLoaded.has(prototypeId)) return null;
+    const others: SequenceMember[] = [];
+    const names = new Map<number, string | null>();
+    for (const id of sequenceOf(prototypeId)) {
+      if (id === actuator.actuator_id) continue;
+      const entry = actuators.peek(id)!;
+      const other = entry.actuator;
+      const input = fromMemory(id, at, true, false);
+      const decision = input ? decide(input) : null;
+      const newest = entry.doses.length > 0 ? entry.doses[entry.doses.length - 1].activated_at : null;
+      names.set(id, other.actuator_name);
+      others.push({
+        actuator_id: id,
+        dose_order: other.dose_order as number,
+        wouldDose: decision === null ? true : decision.activate,
+        busyUntil: null,
+        lastDosedAt: newest,
+        mixing: other.response_delay ?? other.activation_period,
+        changesAt: input ? nextDecisionChange(input) : null,
+      });
+    }
+    return { self: { actuator_id: actuator.actuator_id, dose_order: actuator.dose_order }, others, pauseS: sequencePauseS, names };
+  }
+
+  function fromMemory(actuatorId: number, at: number, withoutMissingInterlocks = false, withSequence = true): DecisionInput | null {
     const entry = actuators.peek(actuatorId);
     if (!entry) return null;
     const { actuator } = entry;
@@ -334,7 +413,13 @@ export function decisionInputs({ store, bus, now, staleAfterMs, processStartedAt
     }
     // Doses leave the front as they leave the day (ones without a usable time stay: they count).
     while (entry.doses.length > 0 && isInWindow(entry.doses[0].activated_at, at, DAY_SECONDS) === false) entry.doses.shift();
+    let sequence: SequenceInput | undefined;
+    if (withSequence && actuator.dose_order !== null) {
+      sequence = sequenceInput(actuator, own.settings.prototype_id, at) ?? undefined;
+      if (!sequence) return null;
+    }
     return {
+      ...(sequence ? { sequence } : {}),
       actuator: safetySettings(actuator),
       sensor: sensorInput(own),
       interlockSensors,
@@ -346,6 +431,18 @@ export function decisionInputs({ store, bus, now, staleAfterMs, processStartedAt
     };
   }
 
+  /** Keeps every sequenced actuator of the prototype, with what their decisions read (aims/). */
+  async function loadSequence(prototypeId: number): Promise<void> {
+    const members = (await store.actuators.listByPrototype(prototypeId)).filter((a) => a.dose_order !== null);
+    for (const member of members) {
+      const entry = await actuators.get(member.actuator_id);
+      if (!entry) continue;
+      await Promise.all([sensors.get(entry.actuator.sensor_id), ...entry.actuator.interlocks.map((i) => sensors.get(i.sensor_id))]);
+    }
+    sequenceLoaded.add(prototypeId);
+    moved();
+  }
+
   /** Reads what is missing, then answers from memory; undefined when the actuator (or its sensor) does not exist. */
   async function readAndBuild(actuatorId: number): Promise<DecisionInput | undefined> {
     for (let attempt = 1; ; attempt++) {
@@ -355,6 +452,7 @@ export function decisionInputs({ store, bus, now, staleAfterMs, processStartedAt
       if (!own) return undefined;
       // An interlock sensor that no longer exists stays missing: it counts as having no reading.
       await Promise.all([pauses.get(own.settings.prototype_id), ...entry.actuator.interlocks.map((i) => sensors.get(i.sensor_id))]);
+      if (entry.actuator.dose_order !== null) await loadSequence(own.settings.prototype_id);
       const input = fromMemory(actuatorId, now());
       if (input) return input;
       // Changes kept dropping what was read: answer with what is kept, missing interlocks blocking.
@@ -435,6 +533,17 @@ const safetySettings = (actuator: ActuatorWithInterlocks): ActuatorSafetySetting
           kind: actuator.lockout_kind === 'unusual' ? 'unusual' : null,
         },
   interlocks: actuator.interlocks,
+  aim: {
+    setpoint: actuator.setpoint,
+    band: actuator.band,
+    dose_mode: actuator.dose_mode,
+    dose_fraction: actuator.dose_fraction,
+    min_duration: actuator.min_duration,
+    max_duration: actuator.max_duration,
+    initial_gain: actuator.initial_gain,
+    learned_gain: actuator.learned_gain,
+    schedule: actuator.schedule,
+  },
 });
 
 const doseRecord = (dose: Pick<StoredActivation, 'activated_at' | 'duration' | 'volume_ml'>): DoseRecord => ({

@@ -63,7 +63,11 @@ export function keptDecisions({ inputs, now }: KeptDecisionsDeps) {
       json: activationJson(decision),
       epoch,
       from: input.now,
-      until: nextDecisionChange(input) ?? Number.POSITIVE_INFINITY,
+      // A timed output's duration counts down the rest of its window: kept a second at most.
+      until: Math.min(
+        nextDecisionChange(input) ?? Number.POSITIVE_INFINITY,
+        decision.scheduleChangesAt !== undefined ? input.now + 1000 : Infinity,
+      ),
     };
     kept.set(actuatorId, entry);
     return entry;

@@ -11,6 +11,8 @@ import type { MaybePromise } from '../store/index.js';
 import type { KeptDecision, KeptDecisions } from './kept-decisions.js';
 import type { ControllerContact } from './controller-contact.js';
 import { isPromise } from '../core/maybe-promise.js';
+import { aimDefaults, aimIssues, type AimSettings } from '../aims/settings.js';
+import { answeredSizes } from '../aims/answered-sizes.js';
 
 /** The decisions (made on the inputs kept in memory, kept while they hold) and where controller contacts are noted. */
 export interface ActuatorSafetyDeps {
@@ -30,10 +32,16 @@ const sensorNotFound = (id: number) => `Sensor ${id} not found`;
 
 /** Throws 422 when the interlocks or the volumes break a rule the schema cannot express. */
 function checkSettings(
-  settings: Parameters<typeof volumeIssues>[0] & { interlocks: ActuatorWithInterlocks['interlocks'] },
+  settings: Parameters<typeof volumeIssues>[0] &
+    AimSettings &
+    Pick<ActuatorBase, 'activation_condition' | 'activation_duration'> & { interlocks: ActuatorWithInterlocks['interlocks'] },
   loc: (string | number)[],
 ): void {
-  const issues = [...interlockIssues(settings.interlocks, [...loc, 'interlocks']), ...volumeIssues(settings, loc)];
+  const issues = [
+    ...interlockIssues(settings.interlocks, [...loc, 'interlocks']),
+    ...volumeIssues(settings, loc),
+    ...aimIssues(settings, loc),
+  ];
   if (issues.length > 0) throw new InvalidInput(...issues);
 }
 
@@ -52,9 +60,17 @@ async function withInterlocks(tx: Repositories, actuatorId: number): Promise<Act
 }
 
 export function actuatorService({ store, bus, now }: ServiceDeps, { decisions, contact }: ActuatorSafetyDeps) {
+  /** The dose sizes told to controllers (aims/): a run report records what it ran. */
+  const sizes = answeredSizes();
   const noted = (actuatorId: number, answer: KeptDecision | undefined) => {
     if (answer) contact.heardFrom(actuatorId);
+    if (answer?.decision.activate) sizes.note(actuatorId, answer.decision.duration, now());
     return answer;
+  };
+  /** A proportional dose reported without a read before it: the size the decision gives now. */
+  const sizeNow = async (actuatorId: number, fallback: number): Promise<number> => {
+    const decision = (await decisions.of(actuatorId))?.decision;
+    return decision && decision.aim && decision.conditionMet ? decision.duration : fallback;
   };
   /** The one decision (safety/decide.ts) now, with its JSON text, noted as the controller's poll. */
   function polledState(actuatorId: number): MaybePromise<KeptDecision | undefined> {
@@ -67,8 +83,8 @@ export function actuatorService({ store, bus, now }: ServiceDeps, { decisions, c
     /** Registers a pump on an existing sensor; last_activated starts at the creation time. */
     async create(actuator: ActuatorBase): Promise<ActuatorWithInterlocks> {
       const interlocks = normalInterlocks(actuator.interlocks ?? []);
-      const settings = safetyDefaults(actuator);
-      checkSettings({ ...settings, activation_duration: actuator.activation_duration, interlocks }, ['body']);
+      const settings = { ...safetyDefaults(actuator), ...aimDefaults(actuator) };
+      checkSettings({ ...actuator, ...settings, interlocks }, ['body']);
       const created = await store.transaction(async (tx) => {
         if (!(await tx.sensors.get(actuator.sensor_id))) throw new NotFound(sensorNotFound(actuator.sensor_id));
         await checkInterlockSensors(tx, interlocks);
@@ -152,20 +168,25 @@ export function actuatorService({ store, bus, now }: ServiceDeps, { decisions, c
      * locked, so that run reports through several instances at once each take theirs.
      */
     async markActivated(actuatorId: number): Promise<ActuatorWithInterlocks> {
+      const known = await store.actuators.get(actuatorId);
+      const proportional = known?.dose_mode === 'proportional' && known.setpoint !== null;
+      const told = proportional ? await sizeNow(actuatorId, known.activation_duration) : undefined;
       const done = await store.transaction(async (tx) => {
         const current = await tx.actuators.getForUpdate(actuatorId);
         if (!current) return undefined;
         // Taken under the row lock, as a refill's time is: the journal lists a pump's doses and
         // refills in the order they changed its bottle, not in the order they arrived.
         const at = now();
-        const volume = doseVolume(current.activation_duration, current.flow_ml_per_s);
+        // What the controller was told to run (aims/answered-sizes.ts); a fixed dose is activation_duration.
+        const seconds = told === undefined ? current.activation_duration : sizes.take(actuatorId, at, () => told);
+        const volume = doseVolume(seconds, current.flow_ml_per_s);
         const marked = await tx.actuators.markActivated(actuatorId, at, stockAfterDose(current.stock_ml, volume));
         if (!marked) return undefined;
         const newest = await tx.measurements.last(marked.sensor_id);
         const dose = await tx.activations.record({
           actuator_id: actuatorId,
           activated_at: at,
-          duration: marked.activation_duration,
+          duration: seconds,
           value_before: newest?.value ?? null,
           volume_ml: volume,
         });

@@ -12,6 +12,7 @@ import type { Repositories, Store, StoredActivation, StoredActuator } from '../s
 import { type ActuatorAlertDeps, clearActuatorAlert, raiseActuatorAlert } from './actuator-alerts.js';
 import type { AlertNews } from './alert-json.js';
 import { settled } from '../core/settled.js';
+import { judgingTarget, learnAfterJudging } from '../aims/gain-learning.js';
 
 /** A failed judging is tried again after this long. */
 const RETRY_MS = 5000;
@@ -26,7 +27,7 @@ export interface DoseJudgeDeps extends ActuatorAlertDeps {
 
 /** A dose the rule can never judge: no reading before it, or nothing to correct toward. */
 const neverJudged = (dose: StoredActivation, actuator: StoredActuator) =>
-  dose.value_before === null || correctiveDirection(actuator.activation_condition, dose.value_before, actuator.condition_value) === null;
+  dose.value_before === null || correctiveDirection(actuator.activation_condition, dose.value_before, judgingTarget(actuator)) === null;
 
 /** Readings read at most to judge the doses waiting: far more than the windows need. */
 const MAX_READINGS = 5000;
@@ -39,6 +40,8 @@ const RECENT_DOSES = 200;
 interface Judged {
   /** The actuator, when this judging locked it out. */
   lockedOut?: StoredActuator & { interlocks: unknown[] };
+  /** The actuator, when this judging changed its learned gain (aims/gain-learning.ts). */
+  learned?: StoredActuator & { interlocks: unknown[] };
   news: AlertNews[];
   /** Whether doses wait for a later reading still. */
   waiting: boolean;
@@ -129,7 +132,7 @@ async function judgeActuator(tx: Repositories, deps: DoseJudgeDeps, actuatorId: 
     const judged = judgeResponse(
       dose,
       actuator.activation_condition,
-      actuator.condition_value,
+      judgingTarget(actuator),
       actuator.min_response,
       readings,
       actuator.response_delay,
@@ -145,13 +148,23 @@ async function judgeActuator(tx: Repositories, deps: DoseJudgeDeps, actuatorId: 
     judgedAny = true;
   }
   if (streak !== actuator.unanswered_streak) await tx.actuators.setUnansweredStreak(actuatorId, streak);
-  if (actuator.lockout_since !== null) return { news: [], waiting };
+  const relearned = judgedAny ? await learnAfterJudging(tx, actuator) : null;
+  const learned = relearned ? { ...relearned, interlocks: await tx.interlocks.of(actuatorId) } : undefined;
+  if (actuator.lockout_since !== null) return { news: [], waiting, learned };
 
   const sensor = await tx.sensors.get(actuator.sensor_id);
   const cause = judgedAny ? await lockoutCause(tx, actuator, streak, sensor) : null;
   if (cause !== null) {
     const done = await lockOut(tx, deps, actuator, at, cause, null, null);
-    return { ...done, lockedOut: done.lockedOut && { ...done.lockedOut, unanswered_streak: streak }, waiting };
+    return {
+      ...done,
+      lockedOut: done.lockedOut && {
+        ...done.lockedOut,
+        unanswered_streak: streak,
+        learned_gain: learned?.learned_gain ?? done.lockedOut.learned_gain,
+      },
+      waiting,
+    };
   }
 
   if (actuator.unusual_factor !== null) {
@@ -161,7 +174,7 @@ async function judgeActuator(tx: Repositories, deps: DoseJudgeDeps, actuatorId: 
       return { ...(await lockOut(tx, deps, actuator, at, reason, 'unusual', use.ratio)), waiting };
     }
   }
-  return { news: [], waiting };
+  return { news: [], waiting, learned };
 }
 
 /**
@@ -200,6 +213,7 @@ export function doseJudge(deps: DoseJudgeDeps) {
       }
       if (!judged.waiting && pending.get(actuatorId)?.reports === seen) pending.delete(actuatorId);
       if (judged.lockedOut) bus.publish('actuator', { action: 'updated', actuator: judged.lockedOut });
+      else if (judged.learned) bus.publish('actuator', { action: 'updated', actuator: judged.learned });
       for (const news of judged.news) bus.publish('alert', news);
     });
   }

@@ -20,8 +20,12 @@ export function measurementArrayJson(rows: readonly StoredMeasurement[]): Buffer
 }
 
 /** An activation decision as JSON text, the same as the response schema writes it. */
-export const activationJson = (a: Activation) =>
-  `{"activate":${a.activate},"status":${JSON.stringify(a.status)},"reason":${JSON.stringify(a.reason)},"duration":${a.duration},"period":${a.period}}`;
+export const activationJson = (a: Activation & { aim?: { setpoint: number | null; error: number | null; gain: number | null } }) =>
+  `{"activate":${a.activate},"status":${JSON.stringify(a.status)},"reason":${JSON.stringify(a.reason)},"duration":${a.duration},"period":${a.period}` +
+  // A set point's aim (docs/api.md §17), only for actuators that have one.
+  (a.aim ? `,"setpoint":${jsonNumber(a.aim.setpoint)},"error":${jsonNumber(a.aim.error)},"gain":${jsonNumber(a.aim.gain)}}` : '}');
+
+const jsonNumber = (n: number | null) => (n === null || !Number.isFinite(n) ? 'null' : String(n));
 
 /**
  * A JSON array of measurements, one chunk per page read, so a window of millions of rows never

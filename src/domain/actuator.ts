@@ -2,8 +2,11 @@ import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { MAX_FLOW_ML_PER_S, MAX_LOCKOUT_COUNT, MAX_SETTING_SECONDS, MAX_VOLUME_ML } from './bounds.js';
 import { DateTimeInput, DateTimeOutput, Id, MAX_ID, StringEnum, withoutMaxima } from './schema-common.js';
 
-export const ACTUATOR_TYPES = ['acid_pump', 'base_pump', 'nutrients_A_pump', 'nutrients_B_pump'] as const;
-export const ACTIVATION_CONDITIONS = ['high', 'low', 'low_or_high', 'always'] as const;
+export const PUMP_TYPES = ['acid_pump', 'base_pump', 'nutrients_A_pump', 'nutrients_B_pump'] as const;
+/** Outputs that run on a timetable (`activation_condition: "schedule"`) rather than on a reading. */
+export const TIMED_TYPES = ['light', 'irrigation_pump', 'valve', 'fan', 'heater'] as const;
+export const ACTUATOR_TYPES = [...PUMP_TYPES, ...TIMED_TYPES] as const;
+export const ACTIVATION_CONDITIONS = ['high', 'low', 'low_or_high', 'always', 'schedule'] as const;
 export type ActuatorType = (typeof ACTUATOR_TYPES)[number];
 export type ActivationCondition = (typeof ACTIVATION_CONDITIONS)[number];
 
@@ -13,7 +16,8 @@ const actuatorFields = {
   condition_value: Type.Number(),
   activation_condition: StringEnum(
     ACTIVATION_CONDITIONS,
-    'high: v > condition_value; low: v < condition_value; low_or_high: v ≠ condition_value; always.',
+    'high: v > condition_value; low: v < condition_value; low_or_high: v ≠ condition_value; always; schedule: on the ' +
+      "actuator's schedule, whatever the reading. With a setpoint, high/low/low_or_high read setpoint ± band instead.",
   ),
   activation_period: Type.Number({
     minimum: 0,
@@ -91,6 +95,81 @@ const volumeFields = {
   stock_low_ml: nullable(NonNegative('At or under this stock_ml a stock_low alert (warning) is raised. Null: no warning.')),
 };
 
+/** "HH:MM", 00:00 to 23:59. */
+export const ClockTime = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'A local time, HH:MM (00:00 to 23:59).' });
+const MAX_SECONDS = 31_536_000;
+
+/**
+ * When a timed output is on (its times in the service's time zone, TZ). One object with every
+ * field optional (the request validation keeps only the fields a schema names, so a union would
+ * strip the fields of its later branches); which kind it is, and that it is whole, is checked
+ * beside it (aims/settings.ts): `on` needs `hours`, `every` needs `for`.
+ */
+export const Schedule = Type.Object(
+  {
+    on: Type.Optional(ClockTime),
+    hours: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 24, description: 'Hours on from `on` each day (24: always).' })),
+    from_recipe: Type.Optional(Type.Literal(true, { description: "On with the light of the recipe the actuator's prototype follows." })),
+    every: Type.Optional(
+      Type.Number({
+        exclusiveMinimum: 0,
+        maximum: MAX_SECONDS,
+        description: 'Seconds from the start of one irrigation cycle to the next.',
+      }),
+    ),
+    for: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: MAX_SECONDS, description: 'Seconds on at the start of each cycle.' })),
+    between: Type.Optional(
+      Type.Tuple([ClockTime, ClockTime], { description: 'Cycles only from the first time to the second (may cross midnight).' }),
+    ),
+  },
+  {
+    title: 'Schedule',
+    description:
+      'One of: a daily window {"on": "HH:MM", "hours"}; the recipe light {"from_recipe": true}; cycles {"every", "for", "between"?}.',
+  },
+);
+export type Schedule = Static<typeof Schedule>;
+
+export const DOSE_MODES = ['fixed', 'proportional'] as const;
+
+/** Dosing that aims (set point, sizing, sequence, schedule), optional on create and patch. */
+const aimFields = {
+  setpoint: nullable(
+    Type.Number({
+      description: 'The value the actuator aims for: it doses while the reading is past setpoint ± band. Null: condition_value decides.',
+    }),
+  ),
+  band: Type.Number({ minimum: 0, description: 'Half-width of the dead band around the set point (≥ 0). Default 0.' }),
+  dose_mode: StringEnum(DOSE_MODES, 'fixed (default): activation_duration every time; proportional: sized to the gap.'),
+  dose_fraction: Type.Number({
+    exclusiveMinimum: 0,
+    maximum: 1,
+    description: 'A proportional dose closes at most this fraction of the gap to the set point, in (0, 1]. Default 0.8.',
+  }),
+  min_duration: Type.Number({
+    minimum: 0,
+    maximum: MAX_SECONDS,
+    description: 'Seconds: the dose while no gain is known (and the smallest a clamp gives). Default 1.',
+  }),
+  max_duration: nullable(
+    Type.Number({ minimum: 0, maximum: MAX_SECONDS, description: 'Seconds: the largest proportional dose. Null: activation_duration.' }),
+  ),
+  initial_gain: nullable(
+    Type.Number({
+      exclusiveMinimum: 0,
+      description: 'Reading change per second of run to size doses with until 3 answered doses give a learned gain. Null: none.',
+    }),
+  ),
+  dose_order: nullable(
+    Type.Integer({
+      minimum: 0,
+      maximum: MAX_ID,
+      description: "Place in the prototype's dosing sequence (lower first: parts A, B, then pH). Null: not sequenced.",
+    }),
+  ),
+  schedule: nullable(Schedule),
+};
+
 /** The dosing safety settings (docs/api.md §14), optional on create and patch. */
 const safetyFields = {
   max_doses_per_hour: nullable(
@@ -144,6 +223,7 @@ const safetyFields = {
     description: `Up to ${MAX_INTERLOCKS} sensors whose readings block the pump; a patch that names interlocks replaces them all.`,
   }),
   ...volumeFields,
+  ...aimFields,
 };
 
 export const ActuatorBase = Type.Object(
@@ -167,6 +247,10 @@ export const Actuator = Type.Object(
     last_activated: DateTimeOutput('When the pump last ran (initially the creation time).'),
     interlocks: Type.Array(Interlock),
     lockout: nullable(Lockout, 'Read-only: set while the actuator is locked out (POST /actuators/{id}/unlock clears it).'),
+    learned_gain: nullable(
+      Type.Number(),
+      "Read-only: the reading's change per second of run, the median of the newest answered doses (null: fewer than 3 yet).",
+    ),
     last_polled: nullable(
       DateTimeOutput(),
       'Read-only: when a controller last read the state or reported a run (to within 10 s; null: never).',
@@ -202,11 +286,19 @@ export const ActuatorActivation = Type.Object(
     reason: Type.String({
       description:
         'Which rule decided, as a stable code (docs/api.md §14), first match wins: disabled, paused, locked_out, no_measurement, ' +
-        'restarted, stale, invalid, stuck, interlock, empty, waiting, zero_duration, limit, ok (then `activate` is the condition).',
+        'restarted, stale, invalid, stuck, interlock, empty, waiting, zero_duration, limit, sequenced, ok (then `activate` is the condition).',
       examples: ['ok', 'limit'],
     }),
-    duration: Type.Number({ description: 'activation_duration, seconds.' }),
+    duration: Type.Number({
+      description:
+        'Seconds to run: activation_duration, or the sized dose of a proportional actuator, or the rest of the on-window of a schedule.',
+    }),
     period: Type.Number({ description: 'activation_period, seconds.' }),
+    setpoint: Type.Optional(nullable(Type.Number(), 'The set point aimed for (null: none).')),
+    error: Type.Optional(nullable(Type.Number(), 'The newest reading minus the set point (null: no set point or no reading).')),
+    gain: Type.Optional(
+      nullable(Type.Number(), 'Reading change per second of run the dose is sized with, learned or initial_gain (null: none yet).'),
+    ),
   },
   { title: 'ActuatorActivation' },
 );

@@ -12,11 +12,18 @@ import { conditionHolds } from '../domain/activation.js';
 import type { DecisionInput } from './inputs.js';
 import { SAFETY_STATUS, type Decision, type Reason } from './reasons.js';
 import { RULES } from './rules.js';
+import { aimedCondition, aimedInput, scheduledDecision, sequencedDecision } from '../aims/decision-hook.js';
 
-export function decide(input: DecisionInput): Decision {
-  const { actuator, sensor, now } = input;
-  const newest = sensor?.newest;
-  const conditionMet = newest ? conditionHolds(actuator.activation_condition, newest.value, actuator.condition_value) : false;
+export function decide(given: DecisionInput): Decision {
+  // Dosing that aims (aims/decision-hook.ts): timed outputs answer their schedule; a set point
+  // decides the condition and sizes the dose the rules then check.
+  const scheduled = scheduledDecision(given);
+  if (scheduled) return scheduled;
+  const newest = given.sensor?.newest;
+  const threshold = (v: number) => conditionHolds(given.actuator.activation_condition, v, given.actuator.condition_value);
+  const conditionMet = newest ? aimedCondition(given, newest.value, threshold) : false;
+  const { input, shown } = aimedInput(given, conditionMet);
+  const { actuator, now } = input;
   const decision = (reason: Reason, status: string, activate: boolean): Decision => ({
     activate,
     status,
@@ -24,10 +31,12 @@ export function decide(input: DecisionInput): Decision {
     duration: actuator.activation_duration,
     period: actuator.activation_period,
     conditionMet,
+    ...(shown ? { aim: shown } : {}),
   });
   for (const rule of RULES) {
     const status = rule.check(input, now);
     if (status !== null) return decision(rule.reason, status, false);
   }
-  return decision('ok', SAFETY_STATUS.ok, conditionMet);
+  // A part of a dosing sequence waits for the others (aims/decision-hook.ts).
+  return sequencedDecision(decision('ok', SAFETY_STATUS.ok, conditionMet), input.sequence, now);
 }

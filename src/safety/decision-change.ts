@@ -13,14 +13,19 @@
 import { earliest } from './instants.js';
 import type { DecisionInput } from './inputs.js';
 import { RULES } from './rules.js';
+import { scheduleChangesAt, sequenceChangesAt } from '../aims/decision-hook.js';
 
 export function nextDecisionChange(input: DecisionInput): number | null {
   const { now } = input;
   if (Number.isNaN(now)) return null;
+  // A timed output changes at its window's edges (aims/decision-hook.ts); no dose rule applies.
+  if (input.actuator.activation_condition === 'schedule') return scheduleChangesAt(input);
   const instants: (number | null)[] = [];
   for (const rule of RULES) {
     if (rule.changesAt) instants.push(rule.changesAt(input, now));
     if (rule.check(input, now) !== null) break;
   }
+  // A sequenced actuator's decision moves with the others' (aims/decision-hook.ts).
+  if (input.sequence) instants.push(sequenceChangesAt(input));
   return earliest(instants);
 }

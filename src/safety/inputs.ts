@@ -7,6 +7,8 @@
  */
 import type { ActuatorSettings } from '../domain/activation.js';
 import type { SensorType } from '../domain/sensor.js';
+import type { ActuatorAim, SequenceInput } from '../aims/decision-hook.js';
+import type { Light } from '../aims/calendar.js';
 
 export interface SensorReading {
   value: number;
@@ -82,6 +84,8 @@ export type ActuatorSafetySettings = ActuatorSettings & {
   stock_ml: number | null;
   lockout: Lockout | null;
   interlocks: readonly Interlock[];
+  /** Set point, sizing and schedule (aims/); absent: none (the threshold rule, fixed doses). */
+  aim?: ActuatorAim;
 };
 
 export interface DecisionInput {
@@ -99,4 +103,10 @@ export interface DecisionInput {
   now: number;
   /** STALE_AFTER in milliseconds, for sensors without their own stale_after. */
   staleAfterDefaultMs: number;
+  /** The zone schedules read (absent: the machine's). */
+  zone?: string;
+  /** The light of the recipe the prototype follows, for schedules `from_recipe` (absent: none). */
+  recipeLight?: Light | null;
+  /** The other parts of the actuator's dosing sequence (aims/); absent: not sequenced. */
+  sequence?: SequenceInput;
 }

@@ -24,6 +24,8 @@ export const REASONS = [
   'waiting',
   'zero_duration',
   'limit',
+  // Dosing that aims: another part of the prototype's sequence goes first (aims/sequence.ts).
+  'sequenced',
   'ok',
 ] as const;
 export type Reason = (typeof REASONS)[number];
@@ -41,6 +43,12 @@ export interface Decision {
    * limit holding a pump that would otherwise run.
    */
   conditionMet: boolean;
+  /** A set point's aim (aims/): shown in the state read; absent without a set point. */
+  aim?: { setpoint: number | null; error: number | null; gain: number | null };
+  /** A timed output's next on/off instant (aims/), until which its `duration` counts down. */
+  scheduleChangesAt?: number | null;
+  /** A sequenced wait's end by time alone (aims/), null when it ends with another's decision. */
+  sequenceUntil?: number | null;
 }
 
 /** An instant for a sentence; one that cannot be written as a date is written as it is. */

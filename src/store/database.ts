@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
-import type { ActuatorBase } from '../domain/actuator.js';
+import type { ActuatorBase, Schedule } from '../domain/actuator.js';
 import type { AlertKind, AlertSeverity, AlertState, Level } from '../domain/alert.js';
 import type { StoredPrototype } from '../domain/prototype.js';
 import type { SensorBase } from '../domain/sensor.js';
@@ -58,12 +58,16 @@ type ActuatorSafetySetting =
   | 'stock_ml'
   | 'stock_low_ml';
 
+/** Dosing that aims (migration 105): an insert that leaves out the defaulted ones gets the defaults. */
+type ActuatorAimSetting =
+  'setpoint' | 'band' | 'dose_mode' | 'dose_fraction' | 'min_duration' | 'max_duration' | 'initial_gain' | 'dose_order' | 'schedule';
+
 /**
  * Every setting is stored (a name left out is null); last_activated is the controller's report.
  * The interlocks have a table of their own. The lockout and the count of unanswered doses in a
  * row are the service's own state, never written by a settings update.
  */
-export type ActuatorTable = Omit<Required<ActuatorBase>, 'enabled' | 'interlocks' | ActuatorSafetySetting> & {
+export type ActuatorTable = Omit<Required<ActuatorBase>, 'enabled' | 'interlocks' | ActuatorSafetySetting | ActuatorAimSetting> & {
   [K in Exclude<ActuatorSafetySetting, 'usual_days' | 'usual_window'>]: Exclude<ActuatorBase[K], undefined>;
 } & {
   usual_days: Defaulted<number>;
@@ -80,6 +84,18 @@ export type ActuatorTable = Omit<Required<ActuatorBase>, 'enabled' | 'interlocks
   unanswered_streak: Defaulted<number>;
   /** Written in batches from what was noted in memory (migration 032); null until first polled. */
   last_polled: DbTime | null;
+  setpoint: number | null;
+  band: Defaulted<number>;
+  dose_mode: Defaulted<Exclude<ActuatorBase['dose_mode'], undefined>>;
+  dose_fraction: Defaulted<number>;
+  min_duration: Defaulted<number>;
+  max_duration: number | null;
+  initial_gain: number | null;
+  dose_order: number | null;
+  /** The schedule as JSON text; null: none. */
+  schedule: string | null;
+  /** The service's own: the gain learned from the answered doses (aims/gain.ts); null until 3. */
+  learned_gain: number | null;
 };
 
 /** One interlock of one actuator, in the actuator's order (`position` from 0). */
@@ -108,6 +124,8 @@ export interface ActivationTable {
   response: ColumnType<number | null, number | null | undefined, number | null>;
   /** Whether the reading moved the wrong way beyond the noise; null until judged. */
   reversed: DbBool | null;
+  /** How far the reading moved in the corrective direction, as the judging saw it (migration 105); null until judged. */
+  moved: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** A refill of an actuator's bottle (docs/api.md §15): the stock it was set to, when and by whom. */
@@ -342,11 +360,11 @@ export type StoredMeasurement = Selectable<MeasurementTable>;
 export type NewMeasurement = Omit<StoredMeasurement, 'measurement_id'>;
 
 /** An actuator as the service handles it: last_activated in epoch ms, enabled a boolean on both stores. */
-export type StoredActuator = Omit<Selectable<ActuatorTable>, 'enabled'> & { enabled: boolean };
+export type StoredActuator = Omit<Selectable<ActuatorTable>, 'enabled' | 'schedule'> & { enabled: boolean; schedule: Schedule | null };
 /** What an actuator's create and settings update write: no id, none of the service's own state. */
 export type ActuatorFields = Omit<
   StoredActuator,
-  'actuator_id' | 'lockout_since' | 'lockout_reason' | 'lockout_kind' | 'usual_since' | 'unanswered_streak' | 'last_polled'
+  'actuator_id' | 'lockout_since' | 'lockout_reason' | 'lockout_kind' | 'usual_since' | 'unanswered_streak' | 'last_polled' | 'learned_gain'
 >;
 export type StoredInterlock = Omit<Selectable<ActuatorInterlockTable>, 'actuator_id' | 'position'>;
 /** A dose as the service handles it: activated_at in epoch ms, answered a boolean or null on both stores. */

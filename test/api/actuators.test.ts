@@ -27,6 +27,17 @@ const actuatorSafetyDefaults = {
   interlocks: [],
   lockout: null,
   last_polled: null,
+  // Dosing that aims: no set point, fixed doses, not sequenced, no schedule.
+  setpoint: null,
+  band: 0,
+  dose_mode: 'fixed',
+  dose_fraction: 0.8,
+  min_duration: 1,
+  max_duration: null,
+  initial_gain: null,
+  dose_order: null,
+  schedule: null,
+  learned_gain: null,
 };
 type Actuator = typeof pump & { actuator_id: number; actuator_name: string | null; enabled: boolean; last_activated: string };
 

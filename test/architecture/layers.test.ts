@@ -37,6 +37,7 @@ const LAYERS: string[][] = [
     'backup',
     'simulator',
     'notifications',
+    'aims',
   ],
   ['.', 'cli'],
 ];

@@ -52,6 +52,17 @@ export const storedActuatorSafety = {
   usual_since: null,
   unanswered_streak: 0,
   last_polled: null,
+  // Dosing that aims: no set point, fixed doses, not sequenced, no schedule.
+  setpoint: null,
+  band: 0,
+  dose_mode: 'fixed' as const,
+  dose_fraction: 0.8,
+  min_duration: 1,
+  max_duration: null,
+  initial_gain: null,
+  dose_order: null,
+  schedule: null,
+  learned_gain: null,
 };
 
 /** A sensor's trust settings (docs/api.md §14), name (§5) and calibration reminder (§15) as a new one has them: for fixtures built by hand. */

@@ -78,4 +78,12 @@ export const CAUSES = {
     i.actuator.max_doses_per_hour = 1;
     i.doses = [{ activated_at: NOW - 60_000, duration: 5, volume_ml: null }];
   },
+  // Part A (order 1) of the same tank would dose: this part (order 2) waits for it.
+  sequenced: (i: DecisionInput) => {
+    i.sequence = {
+      self: { actuator_id: 99, dose_order: 2 },
+      others: [{ actuator_id: 1, dose_order: 1, wouldDose: true, busyUntil: null, lastDosedAt: null, mixing: 0 }],
+      pauseS: 60,
+    };
+  },
 } as const;

@@ -60,6 +60,7 @@ describe('decide: every reason, in order', () => {
       'waiting',
       'zero_duration',
       'limit',
+      'sequenced',
       'ok',
     ]);
   });

@@ -22,6 +22,7 @@ import { leasesMigration } from './072_leases.js';
 import { doseJudgingMigration } from './085_dose_judging.js';
 import { unusualAlertsMigration } from './086_unusual_alerts.js';
 import { notificationsMigration } from './100_notifications.js';
+import { aimsMigration } from './105_aims.js';
 import { deviceTokenTanksMigration } from './110_device_token_tanks.js';
 
 /**
@@ -53,6 +54,7 @@ export function migrationProvider(dialect: Dialect, log: MigrationLog = () => {}
     '085_dose_judging': doseJudgingMigration(dialect.schema, dialect.kind),
     '086_unusual_alerts': unusualAlertsMigration(dialect.kind),
     '100_notifications': notificationsMigration(dialect.schema),
+    '105_aims': aimsMigration(dialect.schema),
     '110_device_token_tanks': deviceTokenTanksMigration(),
   };
   return { getMigrations: async () => migrations };

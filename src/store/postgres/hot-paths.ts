@@ -1,3 +1,4 @@
+import { scheduleOf } from '../repositories/actuators.js';
 import type pg from 'pg';
 import { FIVE_MINUTES, HOUR } from '../../domain/bucket-sizes.js';
 import type { BucketRead, BucketRow } from '../../domain/bucket-rows.js';
@@ -98,7 +99,9 @@ export function postgresHotPaths(pool: pg.Pool) {
       return found;
     },
     async actuator(actuatorId: number): Promise<StoredActuator | undefined> {
-      return (await pool.query<StoredActuator>({ text: 'select * from actuators where actuator_id = $1', values: [actuatorId] })).rows[0];
+      const row = (await pool.query<StoredActuator>({ text: 'select * from actuators where actuator_id = $1', values: [actuatorId] }))
+        .rows[0];
+      return row && { ...row, schedule: scheduleOf(row.schedule) };
     },
     /** Inserts the rows in order; ids follow the order of the rows (one statement takes them in sequence). */
     async insert(rows: readonly NewMeasurement[]): Promise<StoredMeasurement[]> {

@@ -12,7 +12,7 @@ const toActivation = (row: Selectable<ActivationTable>): StoredActivation => ({
 });
 
 /** A dose to record: what was reported, what its sensor read then and the volume it took. */
-export type NewActivation = Omit<StoredActivation, 'activation_id' | 'answered' | 'response' | 'reversed'>;
+export type NewActivation = Omit<StoredActivation, 'activation_id' | 'answered' | 'response' | 'reversed' | 'moved'>;
 
 /** What a dose adds to the totals of its bucket. */
 export type DoseAmountRow = Pick<StoredActivation, 'activation_id' | 'activated_at' | 'duration' | 'volume_ml'>;
@@ -128,7 +128,21 @@ export function activationRepository(db: Kysely<Database>, dialect: Dialect) {
         .execute();
     },
 
-    /** Records the judgement of a dose: answered (true) or not (false). */
+    /** The newest answered doses with a known move, newest first: what the learned gain is made of. */
+    async answeredMoves(actuatorId: number, limit: number): Promise<{ activated_at: number; duration: number; move: number }[]> {
+      const rows = await db
+        .selectFrom('activations')
+        .select(['activated_at', 'duration', 'moved'])
+        .where('actuator_id', '=', actuatorId)
+        .where('answered', '=', dialect.bool(true))
+        .where('moved', 'is not', null)
+        .orderBy('activated_at', 'desc')
+        .orderBy('activation_id', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map((r) => ({ activated_at: r.activated_at, duration: r.duration, move: r.moved as number }));
+    },
+
     /** Records the judgement of a dose: answered, and where measured how far it moved the reading and whether the wrong way. */
     async judge(
       activationId: number,
@@ -137,7 +151,13 @@ export function activationRepository(db: Kysely<Database>, dialect: Dialect) {
     ): Promise<void> {
       await db
         .updateTable('activations')
-        .set({ answered: dialect.bool(answered), response: measured.response, reversed: dialect.bool(measured.reversed) })
+        .set({
+          answered: dialect.bool(answered),
+          response: measured.response,
+          reversed: dialect.bool(measured.reversed),
+          // The move the pump's learned gain is made of (aims/gain-learning.ts).
+          moved: Number.isFinite(measured.response) ? measured.response : null,
+        })
         .where('activation_id', '=', activationId)
         .execute();
     },

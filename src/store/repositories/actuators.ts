@@ -1,8 +1,24 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { ActuatorFields, ActuatorTable, Database, StoredActuator } from '../database.js';
 import type { Dialect } from '../dialect.js';
+import type { Schedule } from '../../domain/actuator.js';
 
-const toActuator = (row: Selectable<ActuatorTable>): StoredActuator => ({ ...row, enabled: Boolean(row.enabled) });
+/** A stored schedule that cannot be read is none: the output stays off. */
+export function scheduleOf(text: string | Schedule | null): Schedule | null {
+  if (typeof text === 'object') return text;
+  if (text === null) return null;
+  try {
+    return JSON.parse(text) as Schedule;
+  } catch {
+    return null;
+  }
+}
+
+const toActuator = (row: Selectable<ActuatorTable>): StoredActuator => ({
+  ...row,
+  enabled: Boolean(row.enabled),
+  schedule: scheduleOf(row.schedule),
+});
 
 export function actuatorRepository(db: Kysely<Database>, dialect: Dialect) {
   const columns = (a: ActuatorFields) => ({
@@ -27,6 +43,15 @@ export function actuatorRepository(db: Kysely<Database>, dialect: Dialect) {
     max_ml_per_day: a.max_ml_per_day,
     stock_ml: a.stock_ml,
     stock_low_ml: a.stock_low_ml,
+    setpoint: a.setpoint,
+    band: a.band,
+    dose_mode: a.dose_mode,
+    dose_fraction: a.dose_fraction,
+    min_duration: a.min_duration,
+    max_duration: a.max_duration,
+    initial_gain: a.initial_gain,
+    dose_order: a.dose_order,
+    schedule: a.schedule === null ? null : JSON.stringify(a.schedule),
     enabled: dialect.bool(a.enabled),
     last_activated: dialect.time(a.last_activated),
   });
@@ -112,6 +137,17 @@ export function actuatorRepository(db: Kysely<Database>, dialect: Dialect) {
         .set({ lockout_since: dialect.time(since), lockout_reason: reason, lockout_kind: kind })
         .where('actuator_id', '=', actuatorId)
         .where('lockout_since', 'is', null)
+        .returningAll()
+        .executeTakeFirst();
+      return row && toActuator(row);
+    },
+
+    /** Keeps the gain learned from the answered doses (aims/gain.ts). */
+    async setLearnedGain(actuatorId: number, gain: number | null): Promise<StoredActuator | undefined> {
+      const row = await db
+        .updateTable('actuators')
+        .set({ learned_gain: gain })
+        .where('actuator_id', '=', actuatorId)
         .returningAll()
         .executeTakeFirst();
       return row && toActuator(row);

@@ -1,3 +1,4 @@
+import { scheduleOf } from '../repositories/actuators.js';
 import SQLite from 'better-sqlite3';
 import type { TimeWindow } from '../../domain/time-window.js';
 import type { StoredActuator, StoredMeasurement } from '../database.js';
@@ -69,7 +70,7 @@ export function sqliteReader(file: string) {
     },
     actuator(actuatorId: number): StoredActuator | undefined {
       const row = actuator.get(actuatorId) as (StoredActuator & { enabled: number | boolean }) | undefined;
-      return row && { ...row, enabled: Boolean(row.enabled) };
+      return row && { ...row, enabled: Boolean(row.enabled), schedule: scheduleOf(row.schedule) };
     },
     /** One page of a window in time order, after the given row (keyset pagination). */
     windowPage(sensorId: number, window: TimeWindow, afterRow: StoredMeasurement | undefined, limit: number): StoredMeasurement[] {

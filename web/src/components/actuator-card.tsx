@@ -75,8 +75,8 @@ export function ActuatorCard({ actuator, state, doses, sensor, paused, nowMs, on
   const sensorLabel = sensor ? SENSOR_TYPE_LABELS[sensor.sensor.sensor_type] : `sensor #${actuator.sensor_id}`;
   const value = conditionText(sensorLabel, sensor?.last?.value, actuator.activation_condition, actuator.condition_value);
   const condition =
-    actuator.activation_condition === 'always'
-      ? 'always'
+    actuator.activation_condition === 'always' || actuator.activation_condition === 'schedule'
+      ? CONDITION_LABELS[actuator.activation_condition]
       : `${CONDITION_LABELS[actuator.activation_condition]} ${actuator.condition_value}`;
   const summary = doses && doseSummary(doses.day, actuator, nowMs);
   const poll = pollText(actuator, nowMs);

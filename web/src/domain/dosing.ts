@@ -112,7 +112,7 @@ export function countdownText(msLeft: number): string {
 }
 
 /** Whether the rule holds, and the words for the value against the threshold: as the rule reads it. */
-const COMPARISON: Record<Exclude<ActivationCondition, 'always'>, (v: number, t: number) => [boolean, string]> = {
+const COMPARISON: Record<Exclude<ActivationCondition, 'always' | 'schedule'>, (v: number, t: number) => [boolean, string]> = {
   high: (v, t) => (v > t ? [true, 'is above'] : [false, 'is not above']),
   low: (v, t) => (v < t ? [true, 'is below'] : [false, 'is not below']),
   // "below or above": the side it is on, or that it is on neither.
@@ -130,6 +130,7 @@ export function conditionText(
   threshold: number,
 ): { text: string; met: boolean | null } {
   if (condition === 'always') return { text: 'runs whatever the value', met: true };
+  if (condition === 'schedule') return { text: 'runs on its schedule', met: null };
   if (value === null || value === undefined) return { text: `${sensorLabel} has no reading yet`, met: null };
   const [met, words] = COMPARISON[condition](value, threshold);
   return { text: `${sensorLabel} ${round(value)} ${words} ${round(threshold)}`, met };

@@ -15,7 +15,15 @@ export const ACTUATOR_TYPE_LABELS: Record<ActuatorType, string> = {
   base_pump: 'Base pump',
   nutrients_A_pump: 'Nutrients A pump',
   nutrients_B_pump: 'Nutrients B pump',
+  light: 'Light',
+  irrigation_pump: 'Irrigation pump',
+  valve: 'Valve',
+  fan: 'Fan',
+  heater: 'Heater',
 };
+
+/** The types the actuator form can set up today: the dosing pumps (timed outputs need a schedule editor). */
+export const FORM_ACTUATOR_TYPES: readonly ActuatorType[] = ['acid_pump', 'base_pump', 'nutrients_A_pump', 'nutrients_B_pump'];
 
 export const CONDITION_LABELS: Record<ActivationCondition, string> = {
   high: 'value above',
@@ -23,6 +31,7 @@ export const CONDITION_LABELS: Record<ActivationCondition, string> = {
   // The rule runs when the value is below or above the condition value (docs/api.md §3.3).
   low_or_high: 'value below or above',
   always: 'always',
+  schedule: 'on its schedule',
 };
 
 /** The grower's name for the sensor (§5 `sensor_name`, on services that have it), else "pH #4". */

@@ -12,7 +12,14 @@ import { CalibrationIntervalField, useCalibrationInterval, useVolumeFields, Volu
 import { useSave } from '../components/use-save';
 import { interlockRows, parseInterlocks } from '../domain/interlocks';
 import { useDashboard } from '../context';
-import { ACTUATOR_TYPE_LABELS, actuatorName, CONDITION_LABELS, SENSOR_TYPE_LABELS, sensorName } from '../domain/labels';
+import {
+  ACTUATOR_TYPE_LABELS,
+  actuatorName,
+  CONDITION_LABELS,
+  FORM_ACTUATOR_TYPES,
+  SENSOR_TYPE_LABELS,
+  sensorName,
+} from '../domain/labels';
 import { optionalText, parseNumbers, parseOptionalNumbers } from '../domain/numbers';
 import { type CropId, describeThresholds, EC_BY_CROP, presetFor, type SensorPreset, type Thresholds } from '../domain/presets';
 import type { Preferences } from '../state/prefs';
@@ -20,8 +27,14 @@ import type { Preferences } from '../state/prefs';
 const entries = <K extends string>(labels: Record<K, string>) =>
   (Object.keys(labels) as K[]).map((value) => ({ value, label: labels[value] }));
 const SENSOR_TYPES = entries(SENSOR_TYPE_LABELS);
-const ACTUATOR_TYPES = entries(ACTUATOR_TYPE_LABELS);
-const CONDITIONS = entries({ ...CONDITION_LABELS, always: 'always (ignore the value)' } as Record<ActivationCondition, string>);
+const ALL_ACTUATOR_TYPES = entries(ACTUATOR_TYPE_LABELS);
+/** The pump types, and the actuator's own type when it is another (set up through the API): kept as it is. */
+const actuatorTypes = (actuator?: Actuator) =>
+  ALL_ACTUATOR_TYPES.filter((t) => FORM_ACTUATOR_TYPES.includes(t.value) || t.value === actuator?.actuator_type);
+// A schedule cannot be set up in this form yet: it offers the conditions it can configure.
+const ALL_CONDITIONS = entries({ ...CONDITION_LABELS, always: 'always (ignore the value)' } as Record<ActivationCondition, string>);
+const conditions = (actuator?: Actuator) =>
+  ALL_CONDITIONS.filter((c) => c.value !== 'schedule' || actuator?.activation_condition === 'schedule');
 
 /** On a phone each sensor and actuator starts folded: the page is a list to choose from, not every field at once. */
 const PHONE_QUERY = '(max-width: 600px)';
@@ -37,8 +50,8 @@ const sensorSummary = (sensor: Sensor) => `${SENSOR_TYPE_LABELS[sensor.sensor_ty
 function actuatorSummary(actuator: Actuator, sensors: Sensor[]): string {
   const sensor = sensors.find((s) => s.sensor_id === actuator.sensor_id);
   const rule =
-    actuator.activation_condition === 'always'
-      ? 'always'
+    actuator.activation_condition === 'always' || actuator.activation_condition === 'schedule'
+      ? CONDITION_LABELS[actuator.activation_condition]
       : `${CONDITION_LABELS[actuator.activation_condition]} ${actuator.condition_value}`;
   return `${sensor ? sensorName(sensor) : `sensor ${actuator.sensor_id}`}, ${rule} · ${actuator.enabled ? 'enabled' : 'disabled'}`;
 }
@@ -344,7 +357,7 @@ function ActuatorForm({ actuator, sensors, onSaved }: { actuator?: Actuator; sen
           name="actuator_type"
           errors={errors}
           value={type}
-          options={ACTUATOR_TYPES}
+          options={actuatorTypes(actuator)}
           onValue={setType}
           disabled={disabled}
         />
@@ -362,7 +375,7 @@ function ActuatorForm({ actuator, sensors, onSaved }: { actuator?: Actuator; sen
           name="activation_condition"
           errors={errors}
           value={condition}
-          options={CONDITIONS}
+          options={conditions(actuator)}
           onValue={setCondition}
           disabled={disabled}
         />
