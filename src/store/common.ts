@@ -111,6 +111,7 @@ export function storeRepositories(repos: Repositories, fast: FastPaths): Reposit
     calibrations: repos.calibrations,
     notes: repos.notes,
     safetyEvents: repos.safetyEvents,
+    decisions: repos.decisions,
     sensors: { ...repos.sensors, existing: fast.existingSensors },
     measurements: { ...repos.measurements, last: fast.lastMeasurement, walkWindow: fast.walkWindow },
     actuators: { ...repos.actuators, get: fast.actuator },

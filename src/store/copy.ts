@@ -24,6 +24,7 @@ const TABLES = [
   'notes',
   'note_tags',
   'safety_events',
+  'actuator_decisions',
   'users',
   'device_tokens',
   'settings',
@@ -152,6 +153,10 @@ const COLUMNS: { [T in Table]: { key: KeyOf<T>; columns: { [C in keyof Database[
       author: 'as-is',
     },
   },
+  actuator_decisions: {
+    key: 'decision_id',
+    columns: { decision_id: 'as-is', actuator_id: 'as-is', at: 'time', reason: 'as-is', status: 'as-is', activate: 'bool', by: 'as-is' },
+  },
   users: {
     key: 'user_id',
     columns: {
@@ -216,6 +221,7 @@ const IDENTITIES: Partial<Record<Table, string>> = {
   calibrations: 'calibration_id',
   notes: 'note_id',
   safety_events: 'event_id',
+  actuator_decisions: 'decision_id',
   users: 'user_id',
   device_tokens: 'token_id',
   measurements: 'measurement_id',

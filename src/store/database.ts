@@ -262,6 +262,20 @@ export interface AlertNotificationTable {
   last_error: string | null;
 }
 
+/**
+ * One change of an actuator's decision (migration 095): the new `reason` and `status`, whether it
+ * would run, when, and who caused it where a person did (null otherwise and in open mode).
+ */
+export interface ActuatorDecisionTable {
+  decision_id: Generated<number>;
+  actuator_id: number;
+  at: DbTime;
+  reason: string;
+  status: string;
+  activate: DbBool;
+  by: string | null;
+}
+
 export interface Database {
   alerts: AlertTable;
   alert_levels: AlertLevelTable;
@@ -278,6 +292,7 @@ export interface Database {
   notes: NoteTable;
   note_tags: NoteTagTable;
   safety_events: SafetyEventTable;
+  actuator_decisions: ActuatorDecisionTable;
   users: UserTable;
   device_tokens: DeviceTokenTable;
   settings: SettingTable;
@@ -301,6 +316,11 @@ export type StoredRefill = Selectable<RefillTable>;
 export type StoredSafetyEvent = Selectable<SafetyEventTable>;
 export type NewSafetyEvent = Omit<StoredSafetyEvent, 'event_id' | 'until' | 'reason' | 'author'> &
   Partial<Pick<StoredSafetyEvent, 'until' | 'reason' | 'author'>>;
+
+/** A decision change as the service handles it: `at` in epoch ms, `activate` a boolean on both stores. */
+export type StoredDecision = Omit<Selectable<ActuatorDecisionTable>, 'activate'> & { activate: boolean };
+/** A decision change to record, with the instant it took effect. */
+export type NewDecision = Omit<StoredDecision, 'decision_id'>;
 
 export type StoredUser = Selectable<UserTable>;
 export type StoredDeviceToken = Selectable<DeviceTokenTable>;

@@ -5,6 +5,7 @@ import { activationRepository } from './activations.js';
 import { actuatorRepository } from './actuators.js';
 import { alertRepository } from './alerts.js';
 import { calibrationRepository } from './calibrations.js';
+import { decisionRepository } from './decisions.js';
 import { deviceTokenRepository } from './device-tokens.js';
 import { historyRepository } from './history.js';
 import { interlockRepository } from './interlocks.js';
@@ -36,6 +37,7 @@ const MAKERS = {
   calibrations: calibrationRepository,
   notes: noteRepository,
   safetyEvents: safetyEventRepository,
+  decisions: decisionRepository,
 } satisfies Record<string, (db: Kysely<Database>, dialect: Dialect) => object>;
 
 type Name = keyof typeof MAKERS;
