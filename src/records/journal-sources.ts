@@ -1,4 +1,5 @@
 import type { RecordPage } from '../domain/journal-page.js';
+import { changesText, type FieldChange } from '../core/settings-changes.js';
 import type { Store } from '../store/index.js';
 
 /** A detail of an entry: a number, a text, a yes/no, or nothing. */
@@ -29,7 +30,10 @@ export interface JournalFilter {
 }
 
 /** The store's reads the sources use. */
-export type JournalStore = Pick<Store, 'notes' | 'activations' | 'calibrations' | 'safetyEvents' | 'refills' | 'decisions'>;
+export type JournalStore = Pick<
+  Store,
+  'notes' | 'activations' | 'calibrations' | 'safetyEvents' | 'refills' | 'decisions' | 'settingsChanges'
+>;
 
 /**
  * One kind of record in the journal: the entry types it yields, the keys of their `detail`,
@@ -184,10 +188,34 @@ const holds: JournalSource = {
 };
 
 /**
+ * The changes of the settings of the prototype's actuators and sensors: who made them (null in
+ * open mode) and, as the text, each field changed with its value before and after.
+ */
+const settings: JournalSource = {
+  types: ['settings'],
+  detailKeys: [],
+  tagged: false,
+  async read(store, prototypeId, _filter, page) {
+    const rows = await store.settingsChanges.ofPrototype(prototypeId, page);
+    return rows.map((c) =>
+      entry({
+        type: 'settings',
+        at: c.at,
+        id: c.change_id,
+        sensor_id: c.sensor_id,
+        actuator_id: c.actuator_id,
+        author: c.author,
+        text: changesText(JSON.parse(c.changes) as FieldChange[]),
+      }),
+    );
+  },
+};
+
+/**
  * Every source of the journal, in the order entries of the same instant are listed (the later
  * in this list first). A new kind of record (refills, say) is a source and one line here.
  */
-export const JOURNAL_SOURCES: readonly JournalSource[] = [notes, doses, refills, calibrations, safetyEvents, holds];
+export const JOURNAL_SOURCES: readonly JournalSource[] = [notes, doses, refills, calibrations, safetyEvents, settings, holds];
 
 /** Every entry type, in the sources' order. */
 export const JOURNAL_TYPES: readonly string[] = JOURNAL_SOURCES.flatMap((s) => s.types);

@@ -47,7 +47,8 @@ export const JournalEntry = Type.Object(
       description:
         'What the type says beside: dose {duration, volume_ml, value_before, answered}; refill {stock_ml}; calibration {slope, offset, accepted, points (how ' +
         'many)}; lockout, unlock, pause, resume {until} (a pause’s end, else null); hold {until} (when the next change of the ' +
-        'decision ended the hold; null while it lasts; the hold’s status is the text); note {}.',
+        'decision ended the hold; null while it lasts; the hold’s status is the text); settings {} (a change of an actuator’s ' +
+        'or sensor’s settings: its text names each field changed, from → to; author who made it); note {}.',
     }),
   },
   { title: 'JournalEntry' },

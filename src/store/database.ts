@@ -276,6 +276,20 @@ export interface ActuatorDecisionTable {
   by: string | null;
 }
 
+/**
+ * One change of an actuator's or a sensor's settings (migration 096): who made it, and per field
+ * changed its value before and after, as JSON `[{"field", "from", "to"}]`.
+ */
+export interface SettingsChangeTable {
+  change_id: Generated<number>;
+  at: DbTime;
+  prototype_id: number;
+  actuator_id: number | null;
+  sensor_id: number | null;
+  author: string | null;
+  changes: string;
+}
+
 export interface Database {
   alerts: AlertTable;
   alert_levels: AlertLevelTable;
@@ -293,6 +307,7 @@ export interface Database {
   note_tags: NoteTagTable;
   safety_events: SafetyEventTable;
   actuator_decisions: ActuatorDecisionTable;
+  settings_changes: SettingsChangeTable;
   users: UserTable;
   device_tokens: DeviceTokenTable;
   settings: SettingTable;
@@ -321,6 +336,9 @@ export type NewSafetyEvent = Omit<StoredSafetyEvent, 'event_id' | 'until' | 'rea
 export type StoredDecision = Omit<Selectable<ActuatorDecisionTable>, 'activate'> & { activate: boolean };
 /** A decision change to record, with the instant it took effect. */
 export type NewDecision = Omit<StoredDecision, 'decision_id'>;
+
+export type StoredSettingsChange = Selectable<SettingsChangeTable>;
+export type NewSettingsChange = Omit<StoredSettingsChange, 'change_id'>;
 
 export type StoredUser = Selectable<UserTable>;
 export type StoredDeviceToken = Selectable<DeviceTokenTable>;

@@ -60,6 +60,14 @@ describe('entryText', () => {
     );
   });
 
+  it('says a settings change: whose settings, who changed them, each field from and to', () => {
+    const change = entry('settings', 6, { actuator_id: 4, author: 'ana', text: 'condition_value 6.5 → 6.2' });
+    expect(entryText(change, names)).toBe('Acid pump #4 settings changed by ana: condition_value 6.5 → 6.2');
+    expect(entryText({ ...change, actuator_id: null, sensor_id: 2, author: null }, names)).toBe(
+      'pH #2 settings changed: condition_value 6.5 → 6.2',
+    );
+  });
+
   it('asks for every type, holds included, for "Everything"', () => {
     expect(journalTypes('')).toBe(JOURNAL_TYPES.join(','));
     expect(journalTypes('')).toContain('hold');

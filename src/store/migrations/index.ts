@@ -20,6 +20,7 @@ import { partitionedMeasurementsMigration } from './070_partitioned_measurements
 import { historyPendingMigration } from './071_history_pending.js';
 import { leasesMigration } from './072_leases.js';
 import { decisionHistoryMigration } from './095_decision_history.js';
+import { settingsChangesMigration } from './096_settings_changes.js';
 
 /**
  * Migrations are code, not files found at run time, so the built service carries them. Names sort
@@ -48,6 +49,7 @@ export function migrationProvider(dialect: Dialect, log: MigrationLog = () => {}
     '071_history_pending': historyPendingMigration(dialect.kind),
     '072_leases': leasesMigration(dialect.kind),
     '095_decision_history': decisionHistoryMigration(dialect.schema),
+    '096_settings_changes': settingsChangesMigration(dialect.schema),
   };
   return { getMigrations: async () => migrations };
 }

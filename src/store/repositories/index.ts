@@ -17,6 +17,7 @@ import { refillRepository } from './refills.js';
 import { safetyEventRepository } from './safety-events.js';
 import { sensorRepository } from './sensors.js';
 import { settingRepository } from './settings.js';
+import { settingsChangeRepository } from './settings-changes.js';
 import { userRepository } from './users.js';
 
 /** Each repository's maker, by the name the store and its transactions show it under. */
@@ -38,6 +39,7 @@ const MAKERS = {
   notes: noteRepository,
   safetyEvents: safetyEventRepository,
   decisions: decisionRepository,
+  settingsChanges: settingsChangeRepository,
 } satisfies Record<string, (db: Kysely<Database>, dialect: Dialect) => object>;
 
 type Name = keyof typeof MAKERS;

@@ -17,6 +17,7 @@ export const TYPE_LABELS: Record<JournalType, string> = {
   refill: 'Refill',
   pause: 'Pause',
   resume: 'Resume',
+  settings: 'Settings',
   hold: 'Held',
 };
 
@@ -33,6 +34,7 @@ export const TYPE_FILTERS: readonly { value: string; label: string }[] = [
   { value: 'lockout,unlock', label: 'Lockouts and unlocks' },
   { value: 'refill', label: 'Refills' },
   { value: 'pause,resume', label: 'Pauses and resumes' },
+  { value: 'settings', label: 'Settings changes' },
   { value: 'hold', label: 'Holds: why a pump did not run' },
 ];
 
@@ -95,6 +97,15 @@ export function entryText(entry: JournalEntry, names: JournalNames): string {
     }
     case 'resume':
       return `Dosing resumed${by}`;
+    case 'settings': {
+      const subject =
+        entry.actuator_id !== null
+          ? names.actuator(entry.actuator_id)
+          : entry.sensor_id !== null
+            ? names.sensor(entry.sensor_id)
+            : 'Settings';
+      return `${subject} settings changed${by}${entry.text ? `: ${entry.text}` : ''}`;
+    }
     case 'hold': {
       // A span: from its start to the next change of the pump's decision, or still going on.
       const until = str(detail.until);
