@@ -88,6 +88,13 @@ describe.each(storeKinds())('every alert, on every page, naming its tank (%s)', 
     const { context, page, record } = await openPage(browser, DESKTOP);
     await context.grantPermissions(['notifications'], { origin: service.url });
     await page.addInitScript(NOTIFICATION_RECORDER);
+    // Before the lockout, the card of the pump whose doses move nothing says so.
+    await page.goto(`${service.url}/ui/#/overview`);
+    await page.locator('.overview[data-loaded]').waitFor();
+    await page.locator('.picker select').selectOption({ label: TANK_NAME });
+    const warning = page.locator(`[data-actuator-id="${pumpId}"] .unanswered`);
+    await expect.poll(() => warning.textContent()).toContain('2 of 3 doses in a row did not move pH: at 3 it locks out');
+    await page.locator('.picker select').selectOption({ label: 'default_prototype' });
     const stream = page.waitForResponse((response) => new URL(response.url()).pathname === '/events');
     await page.goto(`${service.url}/ui/#/charts`);
     await stream;
