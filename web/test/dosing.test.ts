@@ -13,6 +13,7 @@ import {
   pauseLeftMs,
   pollText,
   unansweredWarning,
+  defaultCondition,
 } from '../src/domain/dosing';
 import { interlockRows, parseInterlocks } from '../src/domain/interlocks';
 import { optionalText, parseOptionalNumbers } from '../src/domain/numbers';
@@ -233,5 +234,14 @@ describe('the next-dose line while held', () => {
     expect(nextDoseText('limit', 60_000)).toBe('not until its limit frees');
     expect(nextDoseText('waiting', 65_000)).toBe(countdownText(65_000));
     expect(nextDoseText(undefined, 0)).toBe(countdownText(0));
+  });
+});
+
+describe("a new pump's condition", () => {
+  it('follows what it doses: acid above, base and nutrients below', () => {
+    expect(defaultCondition('acid_pump')).toBe('high');
+    expect(defaultCondition('base_pump')).toBe('low');
+    expect(defaultCondition('nutrients_A_pump')).toBe('low');
+    expect(defaultCondition('nutrients_B_pump')).toBe('low');
   });
 });

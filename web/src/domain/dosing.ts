@@ -251,3 +251,13 @@ export function doseTicks(doses: readonly Pick<ActivationRecord, 'activated_at'>
     .sort((a, b) => a - b)
     .map((ms) => ms / 1000);
 }
+
+/**
+ * The condition a new pump should run on, from what it doses: acid lowers the pH, so an acid
+ * pump runs when the value is above its condition value; a base pump raises it and nutrients
+ * raise the EC, so they run when the value is below. A form that defaulted to "below" for every
+ * type set up an acid pump dosing a tank whose pH was already low.
+ */
+export function defaultCondition(type: Actuator['actuator_type']): Actuator['activation_condition'] {
+  return type === 'acid_pump' ? 'high' : 'low';
+}
