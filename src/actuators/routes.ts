@@ -39,7 +39,7 @@ const actuatorRoutes: FastifyPluginAsyncTypebox<ActuatorRouteDeps> = async (app,
   app.patch('/actuators', {
     config: { access: 'modify' },
     schema: { ...docs.patch, body: Type.Array(ActuatorPatch), response: { 200: Type.Array(Actuator), ...errorResponses(404, 422) } },
-    handler: async (request) => (await actuators.patch(request.body)).map(toApi),
+    handler: async (request) => (await actuators.patch(request.body, whoIs(request))).map(toApi),
   });
 
   app.get('/actuators/:actuator_id/state', {

@@ -1,6 +1,7 @@
 import { type ActivationListQuery, ActuatorBase, type ActuatorPatch } from '../domain/actuator.js';
 import type { Repositories, StoredActivation } from '../store/index.js';
 import { patchAll } from '../core/bulk-patch.js';
+import { settingsChanges } from '../core/settings-changes.js';
 import type { ActuatorWithInterlocks } from '../core/actuator-view.js';
 import type { ServiceDeps } from '../core/service-deps.js';
 import { Conflict, InvalidInput, NotFound } from '../core/errors.js';
@@ -111,7 +112,7 @@ export function actuatorService({ store, bus, now }: ServiceDeps, { decisions, c
      * Partial bulk update of the settings, all or nothing; the rules are checked on the merged
      * result. Interlocks named in a patch replace the actuator's interlocks.
      */
-    async patch(patches: readonly ActuatorPatch[]): Promise<ActuatorWithInterlocks[]> {
+    async patch(patches: readonly ActuatorPatch[], author: string | null = null): Promise<ActuatorWithInterlocks[]> {
       const updated = await store.transaction((tx) =>
         patchAll<ActuatorWithInterlocks, ActuatorPatch>(patches, {
           idOf: (patch) => patch.actuator_id,
@@ -134,9 +135,22 @@ export function actuatorService({ store, bus, now }: ServiceDeps, { decisions, c
             exists: async (id) => (await tx.sensors.get(id)) !== undefined,
             notFound: sensorNotFound,
           },
+          audit: async (before, after) => {
+            const changes = settingsChanges(before, after, PATCHABLE);
+            const sensor = changes.length === 0 ? undefined : await tx.sensors.get(after.sensor_id);
+            if (!sensor) return;
+            await tx.settingsChanges.record({
+              at: now(),
+              prototype_id: sensor.prototype_id,
+              actuator_id: after.actuator_id,
+              sensor_id: null,
+              author,
+              changes: JSON.stringify(changes),
+            });
+          },
         }),
       );
-      for (const actuator of updated) bus.publish('actuator', { action: 'updated', actuator });
+      for (const actuator of updated) bus.publish('actuator', { action: 'updated', actuator, changedBy: author });
       return updated.map(view);
     },
 

@@ -15,6 +15,8 @@ export interface PatchPlan<T extends object, P> {
   notFound(id: number): string;
   /** Throws when the merged entity breaks a rule (`index`: the patch's place in the request). */
   check?(merged: T, index: number): void;
+  /** Records the change, inside the transaction (the settings audit): the entity before and after. */
+  audit?(before: T, after: T): Promise<void>;
   /** The entity another one refers to (a sensor's prototype, an actuator's sensor): it must exist when changed. */
   parent: {
     field: keyof T & keyof P;
@@ -52,7 +54,9 @@ export async function patchAll<T extends object, P>(patches: readonly P[], plan:
     if (parentId !== current[plan.parent.field] && !(await plan.parent.exists(Number(parentId)))) {
       throw new NotFound(plan.parent.notFound(Number(parentId)));
     }
-    updated.push(await plan.rows.update(merged));
+    const after = await plan.rows.update(merged);
+    await plan.audit?.(current, after);
+    updated.push(after);
   }
   return updated;
 }

@@ -25,7 +25,14 @@ export interface Changes {
    * An `activated` change carries the stock the dose left.
    */
   actuator:
-    | { action: 'created' | 'updated' | 'activated'; actuator: StoredActuator; unlockedBy?: string | null; refill?: StoredRefill }
+    | {
+        action: 'created' | 'updated' | 'activated';
+        actuator: StoredActuator;
+        unlockedBy?: string | null;
+        /** Who changed its settings (null in open mode), on a settings update. */
+        changedBy?: string | null;
+        refill?: StoredRefill;
+      }
     | { action: 'deleted'; actuatorId: number };
   /**
    * An actuator and its decision (§3.3, §14), whenever either changes, the instants time alone

@@ -3,7 +3,7 @@ import type { ServiceDeps } from '../core/service-deps.js';
 import { windowOf } from '../core/window.js';
 import { type JournalCursor, type JournalPageQuery, parseCursor, readJournal } from './journal.js';
 import { journalCsv } from './journal-csv.js';
-import { JOURNAL_SOURCES, JOURNAL_TYPES, type JournalRecord } from './journal-sources.js';
+import { DEFAULT_JOURNAL_TYPES, JOURNAL_SOURCES, JOURNAL_TYPES, type JournalRecord } from './journal-sources.js';
 import type { JournalCsvQuery, JournalQuery } from './schemas.js';
 
 /** How many entries a page of the CSV export reads at a time. */
@@ -11,7 +11,7 @@ const CSV_PAGE = 1000;
 
 /** `note,dose` → the set, or a 422 naming the first type the journal does not have. */
 function typesOf(list: string | undefined): Set<string> {
-  if (list === undefined) return new Set(JOURNAL_TYPES);
+  if (list === undefined) return new Set(DEFAULT_JOURNAL_TYPES);
   const types = new Set<string>();
   for (const name of list.split(',').map((n) => n.trim())) {
     if (name === '') continue;

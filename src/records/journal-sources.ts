@@ -1,4 +1,5 @@
 import type { RecordPage } from '../domain/journal-page.js';
+import { changesText, type FieldChange } from '../core/settings-changes.js';
 import type { Store } from '../store/index.js';
 import { finiteOrNull } from '../core/finite.js';
 
@@ -30,7 +31,10 @@ export interface JournalFilter {
 }
 
 /** The store's reads the sources use. */
-export type JournalStore = Pick<Store, 'notes' | 'activations' | 'calibrations' | 'safetyEvents' | 'refills'>;
+export type JournalStore = Pick<
+  Store,
+  'notes' | 'activations' | 'calibrations' | 'safetyEvents' | 'refills' | 'decisions' | 'settingsChanges'
+>;
 
 /**
  * One kind of record in the journal: the entry types it yields, the keys of their `detail`,
@@ -158,11 +162,72 @@ const refills: JournalSource = {
   },
 };
 
+/** The decisions that are no hold: dosing, or waiting out its period between doses (a claim is a dose under way). */
+const NOT_HOLDS = ['ok', 'waiting', 'claimed'] as const;
+
+/**
+ * The holds of the actuators on the prototype's sensors: each change of a decision to a reason
+ * that keeps the pump from dosing (an interlock, a limit, a stale reading, a lockout, a pause…),
+ * with the status then as its text and, in `until`, when the next change ended it (null while it
+ * lasts): "held by the interlock Tank level from 03:10 to 05:40". `author` is who caused it,
+ * where a person did.
+ */
+const holds: JournalSource = {
+  types: ['hold'],
+  detailKeys: ['until'],
+  tagged: false,
+  async read(store, prototypeId, _filter, page) {
+    const rows = await store.decisions.spansOfPrototype(prototypeId, NOT_HOLDS, page);
+    return rows.map((d) =>
+      entry({
+        type: 'hold',
+        at: d.at,
+        id: d.decision_id,
+        sensor_id: d.sensor_id,
+        actuator_id: d.actuator_id,
+        author: d.by,
+        text: d.status,
+        detail: { until: d.until === null ? null : new Date(d.until).toISOString() },
+      }),
+    );
+  },
+};
+
+/**
+ * The changes of the settings of the prototype's actuators and sensors: who made them (null in
+ * open mode) and, as the text, each field changed with its value before and after.
+ */
+const settings: JournalSource = {
+  types: ['settings'],
+  detailKeys: [],
+  tagged: false,
+  async read(store, prototypeId, _filter, page) {
+    const rows = await store.settingsChanges.ofPrototype(prototypeId, page);
+    return rows.map((c) =>
+      entry({
+        type: 'settings',
+        at: c.at,
+        id: c.change_id,
+        sensor_id: c.sensor_id,
+        actuator_id: c.actuator_id,
+        author: c.author,
+        text: changesText(JSON.parse(c.changes) as FieldChange[]),
+      }),
+    );
+  },
+};
+
 /**
  * Every source of the journal, in the order entries of the same instant are listed (the later
  * in this list first). A new kind of record (refills, say) is a source and one line here.
  */
-export const JOURNAL_SOURCES: readonly JournalSource[] = [notes, doses, refills, calibrations, safetyEvents];
+export const JOURNAL_SOURCES: readonly JournalSource[] = [notes, doses, refills, calibrations, safetyEvents, settings, holds];
 
 /** Every entry type, in the sources' order. */
 export const JOURNAL_TYPES: readonly string[] = JOURNAL_SOURCES.flatMap((s) => s.types);
+
+/**
+ * The types a journal read lists when it names none: all but the holds, which are many (every
+ * stale reading, every limit reached) and are listed when asked for (`type=hold`, or among others).
+ */
+export const DEFAULT_JOURNAL_TYPES: readonly string[] = JOURNAL_TYPES.filter((t) => t !== 'hold');

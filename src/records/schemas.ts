@@ -46,7 +46,9 @@ export const JournalEntry = Type.Object(
     detail: Type.Record(Type.String(), DetailValue, {
       description:
         'What the type says beside: dose {duration, volume_ml, value_before, answered}; refill {stock_ml}; calibration {slope, offset, accepted, points (how ' +
-        'many)}; lockout, unlock, pause, resume {until} (a pause’s end, else null); note {}.',
+        'many)}; lockout, unlock, pause, resume {until} (a pause’s end, else null); hold {until} (when the next change of the ' +
+        'decision ended the hold; null while it lasts; the hold’s status is the text); settings {} (a change of an actuator’s ' +
+        'or sensor’s settings: its text names each field changed, from → to; author who made it); note {}.',
     }),
   },
   { title: 'JournalEntry' },
@@ -59,7 +61,7 @@ export const JournalQuery = Type.Object({
   type: Type.Optional(
     Type.String({
       maxLength: 200,
-      description: `Comma-separated subset of: ${JOURNAL_TYPES.join(', ')}. Default: all.`,
+      description: `Comma-separated subset of: ${JOURNAL_TYPES.join(', ')}. Default: all but hold (a pump's holds are many: ask for them).`,
     }),
   ),
   tag: Type.Optional(Tag),

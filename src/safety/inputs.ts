@@ -22,6 +22,8 @@ export interface SensorReading {
 export interface SensorSafetySettings {
   sensor_id: number;
   sensor_type: SensorType;
+  /** The grower's name for it, which the interlock's status uses (null or absent: "water level #5"). */
+  sensor_name?: string | null;
   /** null = the type's default bound (validity.ts). */
   valid_min: number | null;
   valid_max: number | null;

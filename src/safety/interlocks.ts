@@ -10,9 +10,9 @@ import type { Interlock, SensorInput } from './inputs.js';
 import { sensorProblem, sensorProblemChangesAt, sensorRange } from './sensor-health.js';
 import { describeRange } from './validity.js';
 
-/** "water level #5", or "sensor #5" when its settings were not supplied. */
+/** The grower's name for the sensor ("Tank level"), else "water level #5", or "sensor #5" when its settings were not supplied. */
 const sensorName = (interlock: Interlock, sensor: SensorInput | undefined) =>
-  `${sensor ? sensor.settings.sensor_type.replaceAll('_', ' ') : 'sensor'} #${interlock.sensor_id}`;
+  sensor?.settings.sensor_name || `${sensor ? sensor.settings.sensor_type.replaceAll('_', ' ') : 'sensor'} #${interlock.sensor_id}`;
 
 const sensorOf = (interlock: Interlock, sensors: readonly SensorInput[]) =>
   sensors.find((s) => s.settings.sensor_id === interlock.sensor_id);

@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
+import type { Config } from '../config/index.js';
 import { CascadeQuery, Deleted, errorResponses, RemovalRefusedBody } from '../domain/schema-common.js';
 import { SensorIdParams } from '../domain/measurement.js';
 import { PrototypeIdParams } from '../domain/prototype.js';
@@ -10,9 +12,13 @@ import type { SensorService } from './service.js';
 /** What the sensor routes are given. */
 export interface SensorRouteDeps {
   services: { sensors: SensorService };
+  config: Pick<Config, 'authMode'>;
 }
 
-const sensorRoutes: FastifyPluginAsyncTypebox<SensorRouteDeps> = async (app, { services: { sensors } }) => {
+const sensorRoutes: FastifyPluginAsyncTypebox<SensorRouteDeps> = async (app, { services: { sensors }, config }) => {
+  /** Who made the request, for the settings audit; null in open mode, where nobody says. */
+  const whoIs = (request: FastifyRequest) => (config.authMode === 'enforced' ? (request.principal?.username ?? null) : null);
+
   app.post('/sensors/', {
     config: { access: 'modify' },
     schema: { ...docs.post, body: SensorBase, response: { 200: Sensor, ...errorResponses(404, 422) } },
@@ -28,7 +34,7 @@ const sensorRoutes: FastifyPluginAsyncTypebox<SensorRouteDeps> = async (app, { s
   app.patch('/sensors', {
     config: { access: 'modify' },
     schema: { ...docs.patch, body: Type.Array(SensorPatch), response: { 200: Type.Array(Sensor), ...errorResponses(404, 422) } },
-    handler: (request) => sensors.patch(request.body),
+    handler: (request) => sensors.patch(request.body, whoIs(request)),
   });
 
   app.delete('/sensors/:sensor_id', {

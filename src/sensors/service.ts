@@ -1,4 +1,5 @@
 import { calibrationDue } from '../domain/calibration.js';
+import { settingsChanges } from '../core/settings-changes.js';
 import { thresholdsInOrder } from '../domain/thresholds.js';
 import { type Sensor, SensorBase, type SensorPatch } from '../domain/sensor.js';
 import { patchAll } from '../core/bulk-patch.js';
@@ -66,9 +67,10 @@ export function sensorService({ store, bus, now }: ServiceDeps) {
 
     /**
      * Partial bulk update, all or nothing; thresholds are checked on the merged result. A changed
-     * calibration_interval moves when the next calibration falls due.
+     * calibration_interval moves when the next calibration falls due. Each change is audited with
+     * `author` (null in open mode): the fields changed, from and to.
      */
-    async patch(patches: readonly SensorPatch[]): Promise<Sensor[]> {
+    async patch(patches: readonly SensorPatch[], author: string | null = null): Promise<Sensor[]> {
       const updated = await store.transaction((tx) => {
         const read = new Map<number, Sensor>();
         return patchAll<Sensor, SensorPatch>(patches, {
@@ -89,6 +91,18 @@ export function sensorService({ store, bus, now }: ServiceDeps) {
             if (validRangeCrossed(merged)) throw validRangeCrossedIssue(['body', index]);
           },
           parent: { field: 'prototype_id', exists: tx.prototypes.exists, notFound: (id) => `Prototype ${id} not found` },
+          audit: async (before, after) => {
+            const changes = settingsChanges(before, after, SENSOR_FIELDS);
+            if (changes.length === 0) return;
+            await tx.settingsChanges.record({
+              at: now(),
+              prototype_id: after.prototype_id,
+              actuator_id: null,
+              sensor_id: after.sensor_id,
+              author,
+              changes: JSON.stringify(changes),
+            });
+          },
         });
       });
       for (const sensor of updated) bus.publish('sensor', { action: 'updated', sensor });

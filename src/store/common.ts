@@ -112,6 +112,8 @@ export function storeRepositories(repos: Repositories, fast: FastPaths): Reposit
     notes: repos.notes,
     safetyEvents: repos.safetyEvents,
     notifications: repos.notifications,
+    decisions: repos.decisions,
+    settingsChanges: repos.settingsChanges,
     sensors: { ...repos.sensors, existing: fast.existingSensors },
     measurements: { ...repos.measurements, last: fast.lastMeasurement, walkWindow: fast.walkWindow },
     actuators: { ...repos.actuators, get: fast.actuator },

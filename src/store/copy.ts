@@ -24,6 +24,8 @@ const TABLES = [
   'notes',
   'note_tags',
   'safety_events',
+  'actuator_decisions',
+  'settings_changes',
   'users',
   'device_tokens',
   'settings',
@@ -174,6 +176,22 @@ const COLUMNS: { [T in Table]: { key: KeyOf<T>; columns: { [C in keyof Database[
       author: 'as-is',
     },
   },
+  actuator_decisions: {
+    key: 'decision_id',
+    columns: { decision_id: 'as-is', actuator_id: 'as-is', at: 'time', reason: 'as-is', status: 'as-is', activate: 'bool', by: 'as-is' },
+  },
+  settings_changes: {
+    key: 'change_id',
+    columns: {
+      change_id: 'as-is',
+      at: 'time',
+      prototype_id: 'as-is',
+      actuator_id: 'as-is',
+      sensor_id: 'as-is',
+      author: 'as-is',
+      changes: 'as-is',
+    },
+  },
   users: {
     key: 'user_id',
     columns: {
@@ -278,6 +296,8 @@ const IDENTITIES: Partial<Record<Table, string>> = {
   calibrations: 'calibration_id',
   notes: 'note_id',
   safety_events: 'event_id',
+  actuator_decisions: 'decision_id',
+  settings_changes: 'change_id',
   users: 'user_id',
   device_tokens: 'token_id',
   measurements: 'measurement_id',

@@ -330,6 +330,34 @@ export interface NotificationLinkUsedTable {
   used_at: DbTime;
 }
 
+/**
+ * One change of an actuator's decision (migration 095): the new `reason` and `status`, whether it
+ * would run, when, and who caused it where a person did (null otherwise and in open mode).
+ */
+export interface ActuatorDecisionTable {
+  decision_id: Generated<number>;
+  actuator_id: number;
+  at: DbTime;
+  reason: string;
+  status: string;
+  activate: DbBool;
+  by: string | null;
+}
+
+/**
+ * One change of an actuator's or a sensor's settings (migration 096): who made it, and per field
+ * changed its value before and after, as JSON `[{"field", "from", "to"}]`.
+ */
+export interface SettingsChangeTable {
+  change_id: Generated<number>;
+  at: DbTime;
+  prototype_id: number;
+  actuator_id: number | null;
+  sensor_id: number | null;
+  author: string | null;
+  changes: string;
+}
+
 export interface Database {
   notification_channels: NotificationChannelTable;
   notification_progress: NotificationProgressTable;
@@ -349,6 +377,8 @@ export interface Database {
   notes: NoteTable;
   note_tags: NoteTagTable;
   safety_events: SafetyEventTable;
+  actuator_decisions: ActuatorDecisionTable;
+  settings_changes: SettingsChangeTable;
   users: UserTable;
   device_tokens: DeviceTokenTable;
   settings: SettingTable;
@@ -378,6 +408,14 @@ export type StoredRefill = Selectable<RefillTable>;
 export type StoredSafetyEvent = Selectable<SafetyEventTable>;
 export type NewSafetyEvent = Omit<StoredSafetyEvent, 'event_id' | 'until' | 'reason' | 'author'> &
   Partial<Pick<StoredSafetyEvent, 'until' | 'reason' | 'author'>>;
+
+/** A decision change as the service handles it: `at` in epoch ms, `activate` a boolean on both stores. */
+export type StoredDecision = Omit<Selectable<ActuatorDecisionTable>, 'activate'> & { activate: boolean };
+/** A decision change to record, with the instant it took effect. */
+export type NewDecision = Omit<StoredDecision, 'decision_id'>;
+
+export type StoredSettingsChange = Selectable<SettingsChangeTable>;
+export type NewSettingsChange = Omit<StoredSettingsChange, 'change_id'>;
 
 export type StoredUser = Selectable<UserTable>;
 /** A device token as the service handles it: `prototype_ids` as ids (null: every prototype). */

@@ -3,10 +3,12 @@ import type { OpenStoreOptions, Store } from './store.js';
 // The store's public face: everything outside src/store imports from here only (see
 // test/architecture/layers.test.ts), so no query builder, dialect or driver leaves the folder.
 export type {
+  NewDecision,
   NewMeasurement,
   StoredActivation,
   StoredActuator,
   StoredAlert,
+  StoredDecision,
   StoredDeviceToken,
   StoredInterlock,
   StoredMeasurement,

@@ -34,6 +34,7 @@ const LAYERS: string[][] = [
     'ops',
     'safety',
     'records',
+    'decisions',
     'backup',
     'simulator',
     'notifications',

@@ -306,6 +306,16 @@ describe('decide: interlocks fail closed', () => {
     expect(decision(interlock(20, 80, waterLevel(50))).reason).toBe('ok');
   });
 
+  it("names the interlock sensor by the grower's name when it has one, else by its type and id", () => {
+    const named = waterLevel(10);
+    named.settings = { ...named.settings, sensor_name: 'Tank level' };
+    expect(decision(interlock(20, null, named)).status).toBe('Interlock: Tank level is 10 (below 20)');
+    const unnamed = waterLevel(10);
+    unnamed.settings = { ...unnamed.settings, sensor_name: '' };
+    expect(decision(interlock(20, null, unnamed)).status).toBe('Interlock: water level #5 is 10 (below 20)');
+    expect(decision(interlock(20, null, named)).activate).toBe(false);
+  });
+
   it('blocks when the interlock sensor has no reading, or is not among the inputs at all', () => {
     const none = { ...waterLevel(0), newest: null };
     expect(decision(interlock(20, null, none)).status).toBe('Interlock: water level #5 has no measurement');

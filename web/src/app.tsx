@@ -4,6 +4,7 @@ import { whenUnauthorized } from './api/client';
 import { api } from './api/endpoints';
 import type { DashboardSettings, Prototype } from './api/types';
 import { AddNoteButton } from './components/add-note';
+import { CriticalAlerts } from './components/critical-alerts';
 import { NewTankButton, NewTankForm } from './components/new-tank';
 import { Dashboard } from './context';
 import { PERMISSION } from './domain/permissions';
@@ -212,6 +213,15 @@ function Shell({ page, settings, canModify, isAdmin, service, theme, onTheme, on
           ))}
         </nav>
       </header>
+      <CriticalAlerts
+        alerts={active}
+        prototypes={prototypes ?? []}
+        listedTank={page === 'overview' ? prototype?.prototype_id : undefined}
+        onShow={(id) => {
+          if (id !== null) choose(id);
+          location.hash = hrefOf(id === null ? 'alerts' : 'overview');
+        }}
+      />
       {/* A landmark of its own, so that nothing on the page sits outside one. */}
       {settings.auth_mode === 'open' && (
         <aside aria-label="Access">

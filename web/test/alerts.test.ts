@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { Actuator, Alert, Sensor } from '../src/api/types';
-import { alertFigures, alertKindText, alertSubject, applyAlertChange, nextBefore } from '../src/domain/alerts';
+import {
+  alertFigures,
+  alertKindText,
+  alertSubject,
+  alertTank,
+  applyAlertChange,
+  criticalFirst,
+  nextBefore,
+  notificationText,
+} from '../src/domain/alerts';
 
 const alert = (alert_id: number, change: Partial<Alert> = {}): Alert => ({
   alert_id,
@@ -111,5 +120,31 @@ describe('alertSubject', () => {
     expect(alertSubject({ sensor_id: 9, actuator_id: null }, sensors, actuators)).toBe('Sensor #9');
     expect(alertSubject({ sensor_id: null, actuator_id: 8 }, sensors)).toBe('Actuator #8');
     expect(alertSubject({ sensor_id: null, actuator_id: null }, sensors, actuators)).toBe('Service');
+  });
+});
+
+describe('every alert, every tank', () => {
+  it('puts critical alerts first, each group newest first', () => {
+    const list = [alert(9), alert(8, { severity: 'critical' }), alert(3), alert(2, { severity: 'critical' })];
+    expect(criticalFirst(list).map((a) => a.alert_id)).toEqual([8, 2, 9, 3]);
+    expect(criticalFirst([])).toEqual([]);
+  });
+
+  it('names the tank of an alert, an unknown tank by its id, none for the service', () => {
+    const tanks = [{ prototype_id: 0, prototype_name: 'Lettuce NFT' }];
+    expect(alertTank(alert(1), tanks)).toBe('Lettuce NFT');
+    expect(alertTank(alert(1, { prototype_id: 7 }), tanks)).toBe('Tank #7');
+    expect(alertTank(alert(1, { prototype_id: null }), tanks)).toBeNull();
+  });
+
+  it('names the tank and the pump in a notification', () => {
+    const lockout = alert(1, { kind: 'lockout', severity: 'critical', sensor_id: null, actuator_id: 4, value: null, last_value: null });
+    expect(notificationText(lockout, 'Lettuce NFT', 'Acid pump #1')).toEqual({
+      title: 'Critical: Lettuce NFT: Acid pump #1, lockout',
+      body: 'Lettuce NFT: Acid pump #1 — lockout',
+    });
+    expect(notificationText(alert(2, { severity: 'critical', last_value: 9 }), null, 'Service').body).toBe(
+      'Service — critically high, value 9',
+    );
   });
 });

@@ -12,6 +12,8 @@ import {
   msUntilMayDose,
   pauseLeftMs,
   pollText,
+  unansweredWarning,
+  defaultCondition,
 } from '../src/domain/dosing';
 import { interlockRows, parseInterlocks } from '../src/domain/interlocks';
 import { optionalText, parseOptionalNumbers } from '../src/domain/numbers';
@@ -204,5 +206,42 @@ describe('effectiveDecision', () => {
   it('floors a time left on request', () => {
     expect(durationText(900_400, 'floor')).toBe('15 min 00 s');
     expect(durationText(900_400)).toBe('15 min 01 s');
+  });
+});
+
+describe('the warning before the lockout', () => {
+  const dose = (answered: boolean | null) => ({ answered });
+  it('counts the newest unanswered doses in a row, leaving aside those not judged yet', () => {
+    const doses = [dose(null), dose(false), dose(false), dose(null), dose(false), dose(true), dose(false)];
+    expect(unansweredWarning(doses, 20, 'pH')).toEqual({ count: 3, text: '3 of 20 doses in a row did not move pH', near: false });
+    expect(unansweredWarning(doses, 6, 'pH')?.near).toBe(true);
+    expect(unansweredWarning(doses, 7, 'pH')?.near).toBe(false);
+    expect(unansweredWarning(doses, null, 'EC')?.text).toBe('3 doses in a row did not move EC');
+    expect(unansweredWarning([dose(false)], null, 'EC')?.text).toBe('1 dose in a row did not move EC');
+  });
+
+  it('says nothing when the newest judged dose moved the reading, or none was judged', () => {
+    expect(unansweredWarning([dose(true), dose(false)], 20, 'pH')).toBeNull();
+    expect(unansweredWarning([dose(null)], 20, 'pH')).toBeNull();
+    expect(unansweredWarning([], 20, 'pH')).toBeNull();
+  });
+});
+
+describe('the next-dose line while held', () => {
+  it('promises no countdown while something other than the period holds the pump', () => {
+    expect(nextDoseText('interlock', 120_000)).toBe('not while an interlock blocks it');
+    expect(nextDoseText('stale', 0)).toBe('not until a fresh reading comes');
+    expect(nextDoseText('limit', 60_000)).toBe('not until its limit frees');
+    expect(nextDoseText('waiting', 65_000)).toBe(countdownText(65_000));
+    expect(nextDoseText(undefined, 0)).toBe(countdownText(0));
+  });
+});
+
+describe("a new pump's condition", () => {
+  it('follows what it doses: acid above, base and nutrients below', () => {
+    expect(defaultCondition('acid_pump')).toBe('high');
+    expect(defaultCondition('base_pump')).toBe('low');
+    expect(defaultCondition('nutrients_A_pump')).toBe('low');
+    expect(defaultCondition('nutrients_B_pump')).toBe('low');
   });
 });

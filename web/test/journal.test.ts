@@ -9,11 +9,13 @@ import {
   entryText,
   TYPE_FILTERS,
   groupByDay,
+  journalTypes,
   noteEntry,
   parseTags,
   tagsOf,
   typeLabel,
 } from '../src/domain/journal';
+import { localTime } from '../src/domain/local-time';
 
 const names = { sensor: (id: number) => `pH #${id}`, actuator: (id: number) => `Acid pump #${id}` };
 const note = (id: number, at: string, extra: Partial<Note> = {}): Note => ({
@@ -25,7 +27,7 @@ const note = (id: number, at: string, extra: Partial<Note> = {}): Note => ({
   author: null,
   ...extra,
 });
-const local = (day: number, hour: number) => new Date(2025, 10, day, hour).toISOString();
+const local = (day: number, hour: number, minute = 0) => new Date(2025, 10, day, hour, minute).toISOString();
 
 /** A journal entry as the service answers it. */
 const entry = (type: string, id: number, fields: Partial<JournalEntry> = {}): JournalEntry => ({
@@ -43,6 +45,35 @@ const entry = (type: string, id: number, fields: Partial<JournalEntry> = {}): Jo
 });
 
 describe('entryText', () => {
+  it('says a hold as a span, with its status and who caused it', () => {
+    const hold = entry('hold', 3, {
+      at: local(25, 3, 10),
+      actuator_id: 4,
+      sensor_id: 2,
+      text: 'Interlock: Tank level is 10 (below 20)',
+      detail: { until: local(25, 5, 40) },
+    });
+    const [from, to] = [localTime(local(25, 3, 10)), localTime(local(25, 5, 40))];
+    expect(entryText(hold, names)).toBe(`Acid pump #4 held from ${from} to ${to}: Interlock: Tank level is 10 (below 20)`);
+    expect(entryText({ ...hold, detail: { until: null }, author: 'ana' }, names)).toBe(
+      `Acid pump #4 held since ${from}: Interlock: Tank level is 10 (below 20) by ana`,
+    );
+  });
+
+  it('says a settings change: whose settings, who changed them, each field from and to', () => {
+    const change = entry('settings', 6, { actuator_id: 4, author: 'ana', text: 'condition_value 6.5 → 6.2' });
+    expect(entryText(change, names)).toBe('Acid pump #4 settings changed by ana: condition_value 6.5 → 6.2');
+    expect(entryText({ ...change, actuator_id: null, sensor_id: 2, author: null }, names)).toBe(
+      'pH #2 settings changed: condition_value 6.5 → 6.2',
+    );
+  });
+
+  it('asks for every type, holds included, for "Everything"', () => {
+    expect(journalTypes('')).toBe(JOURNAL_TYPES.join(','));
+    expect(journalTypes('')).toContain('hold');
+    expect(journalTypes('dose')).toBe('dose');
+  });
+
   it('says a note by its text', () => {
     expect(entryText(noteEntry(note(1, local(25, 9), { text: 'Changed the filter' })), names)).toBe('Changed the filter');
   });

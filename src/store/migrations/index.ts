@@ -21,6 +21,8 @@ import { historyPendingMigration } from './071_history_pending.js';
 import { leasesMigration } from './072_leases.js';
 import { doseJudgingMigration } from './085_dose_judging.js';
 import { unusualAlertsMigration } from './086_unusual_alerts.js';
+import { decisionHistoryMigration } from './095_decision_history.js';
+import { settingsChangesMigration } from './096_settings_changes.js';
 import { notificationsMigration } from './100_notifications.js';
 import { aimsMigration } from './105_aims.js';
 import { deviceTokenTanksMigration } from './110_device_token_tanks.js';
@@ -53,6 +55,8 @@ export function migrationProvider(dialect: Dialect, log: MigrationLog = () => {}
     '072_leases': leasesMigration(dialect.kind),
     '085_dose_judging': doseJudgingMigration(dialect.schema, dialect.kind),
     '086_unusual_alerts': unusualAlertsMigration(dialect.kind),
+    '095_decision_history': decisionHistoryMigration(dialect.schema),
+    '096_settings_changes': settingsChangesMigration(dialect.schema),
     '100_notifications': notificationsMigration(dialect.schema),
     '105_aims': aimsMigration(dialect.schema),
     '110_device_token_tanks': deviceTokenTanksMigration(),

@@ -5,6 +5,7 @@ import { activationRepository } from './activations.js';
 import { actuatorRepository } from './actuators.js';
 import { alertRepository } from './alerts.js';
 import { calibrationRepository } from './calibrations.js';
+import { decisionRepository } from './decisions.js';
 import { deviceTokenRepository } from './device-tokens.js';
 import { historyRepository } from './history.js';
 import { interlockRepository } from './interlocks.js';
@@ -17,6 +18,7 @@ import { refillRepository } from './refills.js';
 import { safetyEventRepository } from './safety-events.js';
 import { sensorRepository } from './sensors.js';
 import { settingRepository } from './settings.js';
+import { settingsChangeRepository } from './settings-changes.js';
 import { userRepository } from './users.js';
 
 /** Each repository's maker, by the name the store and its transactions show it under. */
@@ -38,6 +40,8 @@ const MAKERS = {
   notes: noteRepository,
   safetyEvents: safetyEventRepository,
   notifications: notificationRepository,
+  decisions: decisionRepository,
+  settingsChanges: settingsChangeRepository,
 } satisfies Record<string, (db: Kysely<Database>, dialect: Dialect) => object>;
 
 type Name = keyof typeof MAKERS;

@@ -30,7 +30,7 @@ export type DetailValue = JournalEntry['detail'][string];
  * What the journal merges (§15), in the order its filter offers them; the service's list
  * (`src/records/journal-sources.ts`) is checked against it in web/test/journal.test.ts.
  */
-export const JOURNAL_TYPES = ['note', 'dose', 'calibration', 'lockout', 'unlock', 'refill', 'pause', 'resume'] as const;
+export const JOURNAL_TYPES = ['note', 'dose', 'calibration', 'lockout', 'unlock', 'refill', 'pause', 'resume', 'settings', 'hold'] as const;
 export type JournalType = (typeof JOURNAL_TYPES)[number];
 
 /** The `note` event (§9): a note written or changed, or the id of one deleted. */

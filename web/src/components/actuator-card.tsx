@@ -11,6 +11,7 @@ import {
   msUntilMayDose,
   nextDoseText,
   pollText,
+  unansweredWarning,
 } from '../domain/dosing';
 import { actuatorName, CONDITION_LABELS, SENSOR_TYPE_LABELS, sensorName } from '../domain/labels';
 import { localizeInstants } from '../domain/local-time';
@@ -79,6 +80,8 @@ export function ActuatorCard({ actuator, state, doses, sensor, paused, nowMs, on
       ? CONDITION_LABELS[actuator.activation_condition]
       : `${CONDITION_LABELS[actuator.activation_condition]} ${actuator.condition_value}`;
   const summary = doses && doseSummary(doses.day, actuator, nowMs);
+  // A stuck probe looks like an idle pump: the doses that moved nothing say otherwise, before the lockout.
+  const unanswered = doses && unansweredWarning(doses.day, actuator.lockout_after, sensorLabel);
   const poll = pollText(actuator, nowMs);
   const neverRun = doses ? hasNeverRun(doses.newest) : false;
   return (
@@ -88,6 +91,12 @@ export function ActuatorCard({ actuator, state, doses, sensor, paused, nowMs, on
         <span class={`badge tone-${tone}`}>{badge}</span>
       </div>
       {actuator.lockout && <Lockout actuator={actuator} onUnlocked={onChanged} />}
+      {!actuator.lockout && unanswered && (
+        <p class={`unanswered tone-${unanswered.near ? 'critical' : 'warning'}`} role="status">
+          {unanswered.text}
+          {actuator.lockout_after ? `: at ${actuator.lockout_after} it locks out` : ''}. Check the bottle, the tubing and the probe.
+        </p>
+      )}
       <dl class="facts">
         <dt>Decision</dt>
         <dd>

@@ -17,10 +17,12 @@ interface Props {
   nowMs: number;
   /** The acknowledged alert, as the service answered it. */
   onChange: (alert: Alert) => void;
+  /** The name of each alert's tank, where the list holds more than one tank's. */
+  tankOf?: (alert: Alert) => string | null;
 }
 
 /** Alerts, newest first, each with what raised it and an acknowledge button while nobody has. */
-export function AlertList({ alerts, sensors, actuators = [], nowMs, onChange }: Props) {
+export function AlertList({ alerts, sensors, actuators = [], nowMs, onChange, tankOf }: Props) {
   return (
     <ul class="alerts">
       {alerts.map((alert) => (
@@ -29,6 +31,7 @@ export function AlertList({ alerts, sensors, actuators = [], nowMs, onChange }: 
           alert={alert}
           sensor={sensors.find((s) => s.sensor_id === alert.sensor_id)}
           name={alertSubject(alert, sensors, actuators)}
+          tank={tankOf?.(alert) ?? null}
           nowMs={nowMs}
           onChange={onChange}
         />
@@ -41,11 +44,12 @@ interface ItemProps {
   alert: Alert;
   sensor?: Sensor;
   name: string;
+  tank: string | null;
   nowMs: number;
   onChange: (alert: Alert) => void;
 }
 
-function AlertItem({ alert, sensor, name, nowMs, onChange }: ItemProps) {
+function AlertItem({ alert, sensor, name, tank, nowMs, onChange }: ItemProps) {
   const { canModify, prefs } = useDashboard();
   const { busy, problem, act } = useAction();
   // The Acknowledge button gives way to who acknowledged it: focus goes there, not to the top of the page.
@@ -77,6 +81,7 @@ function AlertItem({ alert, sensor, name, nowMs, onChange }: ItemProps) {
     <li class={`card alert tone-${tone}`} data-alert-id={alert.alert_id} data-state={alert.state}>
       <div class="card-head">
         <h3>
+          {tank && <span class="alert-tank">{tank} · </span>}
           {name}: {alertKindText(alert)}
         </h3>
         <span class={`badge tone-${tone}`}>{alert.state === 'cleared' ? 'cleared' : alert.severity}</span>
@@ -112,7 +117,7 @@ function AlertItem({ alert, sensor, name, nowMs, onChange }: ItemProps) {
             class="ghost"
             disabled={!canModify || busy}
             onClick={acknowledge}
-            aria-label={`Acknowledge: ${name}, ${alertKindText(alert)}`}
+            aria-label={`Acknowledge: ${tank ? `${tank}, ` : ''}${name}, ${alertKindText(alert)}`}
           >
             Acknowledge
           </button>

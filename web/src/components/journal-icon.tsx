@@ -16,6 +16,10 @@ const PATHS: Record<string, string> = {
   pause: 'M8 5h3v14H8z M13 5h3v14h-3z',
   // A play triangle.
   resume: 'M8 5l11 7-11 7z',
+  // Two sliders.
+  settings: 'M4 8h16 M4 16h16 M9 5v6 M15 13v6',
+  // A hand raised: held back.
+  hold: 'M4 12h16 M12 4a8 8 0 1 0 0.01 0z',
 };
 
 export function JournalIcon({ type }: { type: string }) {

@@ -74,3 +74,29 @@ export function notifiesOf(change: { event: string; alert: Pick<Alert, 'severity
     (change.event === 'raised' || change.event === 'escalated') && change.alert.severity === 'critical' && change.alert.state === 'active'
   );
 }
+
+/** Critical alerts before warnings, each group newest first: what cannot wait is read first. */
+export function criticalFirst<T extends Pick<Alert, 'alert_id' | 'severity'>>(alerts: readonly T[]): T[] {
+  const rank = (alert: T) => (alert.severity === 'critical' ? 0 : 1);
+  return [...alerts].sort((a, b) => rank(a) - rank(b) || b.alert_id - a.alert_id);
+}
+
+/** The tank an alert is about, by its name; "Tank #7" for one the page does not know, null for the service's own. */
+export function alertTank(alert: Pick<Alert, 'prototype_id'>, prototypes: readonly { prototype_id: number; prototype_name: string }[]) {
+  if (alert.prototype_id === null) return null;
+  return prototypes.find((p) => p.prototype_id === alert.prototype_id)?.prototype_name ?? `Tank #${alert.prototype_id}`;
+}
+
+/**
+ * A browser notification's title and body: what, on which tank, about which pump or sensor. Two
+ * tanks may each have an "Acid pump #1": the tank's name tells them apart.
+ */
+export function notificationText(
+  alert: Pick<Alert, 'kind' | 'severity' | 'last_value'>,
+  tank: string | null,
+  subject: string,
+): { title: string; body: string } {
+  const value = alert.last_value !== null && alert.last_value !== undefined ? `, value ${alert.last_value}` : '';
+  const where = tank ? `${tank}: ` : '';
+  return { title: `Critical: ${where}${subject}, ${alertKindText(alert)}`, body: `${where}${subject} — ${alertKindText(alert)}${value}` };
+}

@@ -74,7 +74,46 @@ export function nextDoseText(reason: string | undefined, msLeft: number): string
   if (reason === 'paused') return 'not while dosing is paused';
   if (reason === 'locked_out' || reason === 'unusual') return 'not until unlocked';
   if (reason === 'disabled') return 'not while disabled';
+  // Held by something the period does not end: a countdown would promise a dose that will not come.
+  const held = HELD_TEXT[reason ?? ''];
+  if (held) return held;
   return countdownText(msLeft);
+}
+
+/** The next-dose line of a pump held by something other than its period. */
+const HELD_TEXT: Record<string, string> = {
+  interlock: 'not while an interlock blocks it',
+  limit: 'not until its limit frees',
+  empty: 'not until the bottle is refilled',
+  unusual: 'not until unlocked',
+  no_measurement: 'not until a reading comes',
+  restarted: 'not until a fresh reading comes',
+  stale: 'not until a fresh reading comes',
+  invalid: 'not until a valid reading comes',
+  stuck: 'not until the reading moves',
+  store_unavailable: 'not until the store answers',
+};
+
+/**
+ * The card's warning before the lockout: how many of the newest doses in a row did not move the
+ * reading (those not judged yet left aside; an answered one ends the run), against the count
+ * that locks the pump out. Null when none did.
+ */
+export function unansweredWarning(
+  doses: readonly Pick<ActivationRecord, 'answered'>[],
+  lockoutAfter: number | null | undefined,
+  reading: string,
+): { count: number; text: string; near: boolean } | null {
+  let count = 0;
+  for (const dose of doses) {
+    if (dose.answered === true) break;
+    if (dose.answered === false) count++;
+  }
+  if (count === 0) return null;
+  const of = lockoutAfter ? `${count} of ${lockoutAfter}` : `${count}`;
+  const noun = count === 1 && !lockoutAfter ? 'dose' : 'doses';
+  const text = `${of} ${noun} in a row did not move ${reading}`;
+  return { count, text, near: lockoutAfter ? count * 2 >= lockoutAfter : false };
 }
 
 /**
@@ -212,4 +251,14 @@ export function doseTicks(doses: readonly Pick<ActivationRecord, 'activated_at'>
     .filter((ms) => ms >= startMs && ms <= endMs)
     .sort((a, b) => a - b)
     .map((ms) => ms / 1000);
+}
+
+/**
+ * The condition a new pump should run on, from what it doses: acid lowers the pH, so an acid
+ * pump runs when the value is above its condition value; a base pump raises it and nutrients
+ * raise the EC, so they run when the value is below. A form that defaulted to "below" for every
+ * type set up an acid pump dosing a tank whose pH was already low.
+ */
+export function defaultCondition(type: Actuator['actuator_type']): Actuator['activation_condition'] {
+  return type === 'acid_pump' ? 'high' : 'low';
 }

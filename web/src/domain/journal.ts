@@ -3,7 +3,7 @@
  * the browser's calendar day, times in local time, notes' tags, and whose notes may be edited.
  * Pure functions of the service's data.
  */
-import type { JournalEntry, JournalType, Note, NoteChange } from '../api/records';
+import { JOURNAL_TYPES, type JournalEntry, type JournalType, type Note, type NoteChange } from '../api/records';
 import { localTime } from './local-time';
 import { mlText } from './volumes';
 import { offsetText, slopePercent } from './calibration';
@@ -17,6 +17,8 @@ export const TYPE_LABELS: Record<JournalType, string> = {
   refill: 'Refill',
   pause: 'Pause',
   resume: 'Resume',
+  settings: 'Settings',
+  hold: 'Held',
 };
 
 /** The label of a type; a type this page does not know yet keeps its own name. */
@@ -32,7 +34,15 @@ export const TYPE_FILTERS: readonly { value: string; label: string }[] = [
   { value: 'lockout,unlock', label: 'Lockouts and unlocks' },
   { value: 'refill', label: 'Refills' },
   { value: 'pause,resume', label: 'Pauses and resumes' },
+  { value: 'settings', label: 'Settings changes' },
+  { value: 'hold', label: 'Holds: why a pump did not run' },
 ];
+
+/**
+ * What the journal asks the service for: the types chosen, or for "Everything" every type this
+ * page knows, the holds among them (the service leaves them out unless asked).
+ */
+export const journalTypes = (chosen: string): string => chosen || JOURNAL_TYPES.join(',');
 
 /** Names the journal's sentences use for the prototype's sensors and actuators. */
 export interface JournalNames {
@@ -87,6 +97,21 @@ export function entryText(entry: JournalEntry, names: JournalNames): string {
     }
     case 'resume':
       return `Dosing resumed${by}`;
+    case 'settings': {
+      const subject =
+        entry.actuator_id !== null
+          ? names.actuator(entry.actuator_id)
+          : entry.sensor_id !== null
+            ? names.sensor(entry.sensor_id)
+            : 'Settings';
+      return `${subject} settings changed${by}${entry.text ? `: ${entry.text}` : ''}`;
+    }
+    case 'hold': {
+      // A span: from its start to the next change of the pump's decision, or still going on.
+      const until = str(detail.until);
+      const span = until ? `from ${localTime(entry.at)} to ${localTime(until)}` : `since ${localTime(entry.at)}`;
+      return `${pump} held ${span}${entry.text ? `: ${entry.text}` : ''}${by}`;
+    }
     default:
       return entry.text ?? typeLabel(entry.type);
   }

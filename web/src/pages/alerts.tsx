@@ -5,10 +5,11 @@ import { AlertList } from '../components/alert-list';
 import { AlertReach } from '../components/alert-reach';
 import { SelectField } from '../components/fields';
 import { useDashboard } from '../context';
-import { applyAlertChange, nextBefore } from '../domain/alerts';
+import { alertTank, applyAlertChange, nextBefore } from '../domain/alerts';
 import { sensorName } from '../domain/labels';
 import { useLive } from '../live';
 import { useNow } from '../state/clock';
+import { useTankParts } from '../state/tank-parts';
 
 /** Alerts read per page; "Older alerts" reads the next one (`before` the oldest shown). */
 export const ALERT_PAGE = 50;
@@ -20,26 +21,37 @@ const STATES: { value: StateFilter; label: string }[] = [
   { value: 'all', label: 'All' },
 ];
 
-/** The prototype's alerts, newest first, filtered by state and sensor, kept current by the event stream. */
+/**
+ * Alerts, newest first, of every tank (each naming its tank) or of the tank on screen, filtered by
+ * state and sensor, kept current by the event stream.
+ */
 export function AlertsPage() {
-  const { prototype, settings } = useDashboard();
+  const { prototype, prototypes, settings } = useDashboard();
   const [sensors, setSensors] = useState<Sensor[]>([]);
   const [actuators, setActuators] = useState<Actuator[]>([]);
   const [state, setState] = useState<StateFilter>('active');
   const [sensorId, setSensorId] = useState<number | 'all'>('all');
+  // Every tank by default: the count in the title and on the tab is of every tank.
+  const [tank, setTank] = useState<number | 'all'>('all');
   const [alerts, setAlerts] = useState<Alert[] | null>(null);
   const [before, setBefore] = useState<number | undefined>(undefined);
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const nowMs = useNow(10_000);
   const available = settings.features?.alerts ?? false;
+  const everyTank = tank === 'all';
   const query: AlertQuery = {
     state,
-    prototype_id: prototype.prototype_id,
+    prototype_id: everyTank ? undefined : tank,
     sensor_id: sensorId === 'all' ? undefined : sensorId,
     limit: ALERT_PAGE,
   };
-  const keeps = (alert: Alert) => (state === 'all' || alert.state === state) && (sensorId === 'all' || alert.sensor_id === sensorId);
+  const keeps = (alert: Alert) =>
+    (state === 'all' || alert.state === state) &&
+    (everyTank || alert.prototype_id === tank) &&
+    (sensorId === 'all' || alert.sensor_id === sensorId);
+  // The other tanks' sensors and pumps, to name their alerts.
+  const others = useTankParts((alerts ?? []).filter((alert) => alert.prototype_id !== prototype.prototype_id));
 
   useEffect(() => {
     api.sensors(prototype.prototype_id).then(setSensors, () => setSensors([]));
@@ -63,7 +75,7 @@ export function AlertsPage() {
         setBusy(false);
       }
     },
-    [available, state, sensorId, prototype.prototype_id],
+    [available, state, sensorId, tank, prototype.prototype_id],
   );
   useEffect(() => {
     setAlerts(null);
@@ -71,24 +83,30 @@ export function AlertsPage() {
   }, [read]);
 
   useLive(
-    available ? { prototypeId: prototype.prototype_id } : null,
+    available ? (everyTank ? {} : { prototypeId: prototype.prototype_id }) : null,
     {
       alert: (change) => setAlerts((current) => current && applyAlertChange(current, change.alert, keeps)),
       reset: () => void read(),
     },
-    prototype.prototype_id,
+    `${prototype.prototype_id} ${tank}`,
   );
 
   if (!available) return <p class="muted">This service does not report alerts.</p>;
 
+  const tankOptions = [
+    { value: 'all' as const, label: 'All tanks' },
+    { value: prototype.prototype_id, label: `${prototype.prototype_name} only` },
+  ];
   const sensorOptions = [
     { value: 'all' as const, label: 'All sensors' },
+    // This tank's: a sensor belongs to one tank, so choosing one shows that tank's alerts alone.
     ...sensors.map((s) => ({ value: s.sensor_id, label: sensorName(s) })),
   ];
   return (
     <div class="alerts-page" data-loaded={alerts ? 'true' : undefined}>
       <AlertReach />
       <div class="alert-filters card">
+        <SelectField<number | 'all'> label="Tank" name="tank" errors={{}} value={tank} options={tankOptions} onValue={setTank} />
         <SelectField label="State" name="state" errors={{}} value={state} options={STATES} onValue={setState} />
         <SelectField<number | 'all'>
           label="Sensor"
@@ -109,8 +127,9 @@ export function AlertsPage() {
       {alerts && (
         <AlertList
           alerts={alerts}
-          sensors={sensors}
-          actuators={actuators}
+          sensors={[...sensors, ...others.sensors]}
+          actuators={[...actuators, ...others.actuators]}
+          tankOf={everyTank ? (alert) => alertTank(alert, prototypes) : undefined}
           nowMs={nowMs}
           onChange={(alert) => setAlerts((current) => current && applyAlertChange(current, alert, keeps))}
         />

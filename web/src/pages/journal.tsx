@@ -17,6 +17,7 @@ import {
   entryNote,
   entryText,
   groupByDay,
+  journalTypes,
   type JournalNames,
   noteEntry,
   noteOfChange,
@@ -44,7 +45,7 @@ interface Filter {
 }
 
 /** The journal's query for a filter: its types and tag, each left out when not chosen. */
-const filterQuery = (filter: Filter) => ({ type: filter.type || undefined, tag: filter.tag.trim() || undefined });
+const filterQuery = (filter: Filter) => ({ type: journalTypes(filter.type), tag: filter.tag.trim() || undefined });
 
 /** Whether an entry belongs in the list the filter shows. */
 function fits(entry: JournalEntry, filter: Filter): boolean {

@@ -9,7 +9,7 @@ import { ConnectButton } from '../components/connect-panel';
 import { sensorConnect } from '../domain/connect';
 import { Sparkline } from '../components/sparkline';
 import { useDashboard } from '../context';
-import { applyAlertChange } from '../domain/alerts';
+import { applyAlertChange, criticalFirst } from '../domain/alerts';
 import { pauseLeftMs } from '../domain/dosing';
 import { sensorName } from '../domain/labels';
 import { dropBefore, foldReading, rawColumns, type SeriesColumns } from '../domain/live-series';
@@ -85,14 +85,21 @@ function withReportedDose(doses: ActuatorDoses | undefined, before: Actuator | u
   return { day: [dose, ...doses.day], newest: dose };
 }
 
+/** The service lists at most this many at once; a tank with more has other troubles. */
+const ALERTS_READ = 1000;
+
+/** Every active alert of the tank: its sensors' and its pumps'. */
+const tankAlerts = (prototypeId: number) => api.alerts({ state: 'active', prototype_id: prototypeId, limit: ALERTS_READ });
+
 async function loadSnapshot(prototypeId: number, features: { alerts: boolean; prototype_status: boolean }): Promise<Snapshot> {
   if (features.prototype_status) {
     // One request: each sensor with its newest reading, level and active alerts, each actuator with its decision.
-    const status = await api.prototypeStatus(prototypeId);
+    // The status lists the sensors' alerts only: the pumps' (a lockout, a limit) are read beside it.
+    const [status, alerts] = await Promise.all([api.prototypeStatus(prototypeId), features.alerts ? tankAlerts(prototypeId) : null]);
     return {
       sensors: status.sensors.map((entry) => ({ sensor: entry.sensor, last: entry.last_measurement, reported: entry.level ?? undefined })),
       actuators: status.actuators,
-      alerts: features.alerts ? status.sensors.flatMap((entry) => entry.alerts).sort((a, b) => b.alert_id - a.alert_id) : null,
+      alerts,
       pausedUntil: status.prototype.paused_until,
       doses: await loadAllDoses(status.actuators),
     };
@@ -100,7 +107,7 @@ async function loadSnapshot(prototypeId: number, features: { alerts: boolean; pr
   const [sensors, actuators, alerts, prototype] = await Promise.all([
     api.sensors(prototypeId),
     api.actuators(prototypeId),
-    features.alerts ? api.alerts({ state: 'active', prototype_id: prototypeId }) : null,
+    features.alerts ? tankAlerts(prototypeId) : null,
     api.prototype(prototypeId),
   ]);
   const sensorViews = Promise.all(sensors.map(async (sensor) => ({ sensor, last: await api.lastMeasurement(sensor.sensor_id) })));
@@ -249,7 +256,7 @@ export function OverviewPage() {
             <section aria-labelledby="alerts-heading">
               <h2 id="alerts-heading">Active alerts</h2>
               <AlertList
-                alerts={snapshot.alerts}
+                alerts={criticalFirst(snapshot.alerts)}
                 sensors={snapshot.sensors.map((view) => view.sensor)}
                 actuators={snapshot.actuators.map((view) => view.actuator)}
                 nowMs={nowMs}

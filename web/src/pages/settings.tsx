@@ -10,6 +10,7 @@ import { CheckField, FormActions, FormError, NumberField, SelectField, TextField
 import { InterlockPicker } from '../components/interlock-picker';
 import { CalibrationIntervalField, useCalibrationInterval, useVolumeFields, VolumeFields } from '../components/record-fields';
 import { useSave } from '../components/use-save';
+import { defaultCondition } from '../domain/dosing';
 import { interlockRows, parseInterlocks } from '../domain/interlocks';
 import { useDashboard } from '../context';
 import {
@@ -279,7 +280,13 @@ function ActuatorForm({ actuator, sensors, onSaved }: { actuator?: Actuator; sen
   const [name, setName] = useState(actuator?.actuator_name ?? '');
   const [type, setType] = useState<ActuatorType>(actuator?.actuator_type ?? 'acid_pump');
   const [sensorId, setSensorId] = useState(actuator?.sensor_id ?? sensors[0]?.sensor_id ?? 0);
-  const [condition, setCondition] = useState<ActivationCondition>(actuator?.activation_condition ?? 'low');
+  const [condition, setCondition] = useState<ActivationCondition>(actuator?.activation_condition ?? defaultCondition('acid_pump'));
+  /** A new pump's condition follows its type until the grower picks one. */
+  const [conditionPicked, setConditionPicked] = useState(actuator !== undefined);
+  const chooseType = (next: ActuatorType) => {
+    setType(next);
+    if (!conditionPicked) setCondition(defaultCondition(next));
+  };
   const [numbers, setNumbers] = useState({
     condition_value: text(actuator?.condition_value),
     activation_period: text(actuator?.activation_period),
@@ -322,6 +329,8 @@ function ActuatorForm({ actuator, sensors, onSaved }: { actuator?: Actuator; sen
     );
     if (saved && !actuator) {
       setName('');
+      setConditionPicked(false);
+      setCondition(defaultCondition(type));
       setNumbers({ condition_value: '', activation_period: '', activation_duration: '' });
       setLimits(actuatorLimitTexts(undefined));
       setInterlocks([]);
@@ -358,7 +367,7 @@ function ActuatorForm({ actuator, sensors, onSaved }: { actuator?: Actuator; sen
           errors={errors}
           value={type}
           options={actuatorTypes(actuator)}
-          onValue={setType}
+          onValue={chooseType}
           disabled={disabled}
         />
         <SelectField
@@ -376,7 +385,10 @@ function ActuatorForm({ actuator, sensors, onSaved }: { actuator?: Actuator; sen
           errors={errors}
           value={condition}
           options={conditions(actuator)}
-          onValue={setCondition}
+          onValue={(next) => {
+            setCondition(next);
+            setConditionPicked(true);
+          }}
           disabled={disabled}
         />
         <NumberField

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api/endpoints';
 import type { Alert } from '../api/types';
-import { alertKindText, alertSubject, applyAlertChange, notifiesOf, pageTitle } from '../domain/alerts';
+import { alertSubject, alertTank, applyAlertChange, notificationText, notifiesOf, pageTitle } from '../domain/alerts';
 import { useLive } from '../live';
 
 /** The most the service lists at once (docs/api.md §11); a farm with more has other troubles. */
@@ -38,15 +38,14 @@ export function useActiveAlerts(available: boolean): Alert[] {
 
 async function notify(alert: Alert): Promise<void> {
   if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
-  const what = alertKindText(alert);
-  // Named as on the Alerts page: the alert may be of any tank, so its tank's sensors and pumps are read.
+  // Named as on the Alerts page: the alert may be of any tank, so its tank and its sensors and pumps are read.
   const tank = alert.prototype_id;
-  const [sensors, actuators] =
-    tank === null ? [[], []] : await Promise.all([api.sensors(tank).catch(() => []), api.actuators(tank).catch(() => [])]);
-  const value = alert.last_value !== null && alert.last_value !== undefined ? `, value ${alert.last_value}` : '';
+  const [prototype, sensors, actuators] =
+    tank === null
+      ? [null, [], []]
+      : await Promise.all([api.prototype(tank).catch(() => null), api.sensors(tank).catch(() => []), api.actuators(tank).catch(() => [])]);
+  const tankName = alertTank(alert, prototype ? [prototype] : []);
+  const { title, body } = notificationText(alert, tankName, alertSubject(alert, sensors, actuators));
   // One notification per alert: an escalation replaces the earlier one (same tag).
-  new Notification(`Critical: ${what}`, {
-    body: `${alertSubject(alert, sensors, actuators)}${value}`,
-    tag: `sensorhub-alert-${alert.alert_id}`,
-  });
+  new Notification(title, { body, tag: `sensorhub-alert-${alert.alert_id}` });
 }
