@@ -60,6 +60,22 @@ export function judgeDose(
   responseDelay: number | null,
   period: number,
 ): boolean | null {
+  const moved = explicitMove(dose, condition, conditionValue, readingsAfter, responseDelay, period);
+  return moved === null ? null : moved > (minResponse ?? 0);
+}
+
+/**
+ * How far the newest reading at least the response delay after a dose moved in the corrective
+ * direction (negative: the wrong way); null: no such reading yet, or nothing to correct toward.
+ */
+function explicitMove(
+  dose: DoseToJudge,
+  condition: ActivationCondition,
+  conditionValue: number,
+  readingsAfter: readonly TimedValue[],
+  responseDelay: number | null,
+  period: number,
+): number | null {
   const before = dose.value_before;
   if (before === null || before === undefined || Number.isNaN(before)) return null;
   const direction = correctiveDirection(condition, before, conditionValue);
@@ -72,8 +88,7 @@ export function judgeDose(
     }
   }
   if (judging === undefined) return null;
-  const moved = direction === 1 ? judging.value - before : before - judging.value;
-  return moved > (minResponse ?? 0);
+  return direction === 1 ? judging.value - before : before - judging.value;
 }
 
 /** The count of unanswered doses in a row after judging one more: answered resets it, null leaves it. */
@@ -93,7 +108,7 @@ export interface Judgement {
   answered: boolean;
   /** The reading moved the wrong way beyond the noise (automatic judging only). */
   reversed: boolean;
-  /** The filtered move in the corrective direction; null where not measured (explicit min_response). */
+  /** The move in the corrective direction: of the filtered readings, or of the newest one for an explicit min_response. */
   response: number | null;
 }
 
@@ -112,8 +127,8 @@ export function judgeResponse(
   period: number,
 ): Judgement | null {
   if (minResponse !== null) {
-    const answered = judgeDose(dose, condition, conditionValue, minResponse, readings, responseDelay, period);
-    return answered === null ? null : { answered, reversed: false, response: null };
+    const moved = explicitMove(dose, condition, conditionValue, readings, responseDelay, period);
+    return moved === null ? null : { answered: moved > minResponse, reversed: false, response: moved };
   }
   const before = dose.value_before;
   if (before === null || before === undefined || Number.isNaN(before)) return null;

@@ -142,10 +142,18 @@ describe('judgeFiltered', () => {
 describe('judgeResponse', () => {
   const dose = (value_before: number | null) => ({ activated_at: AT, value_before });
 
-  it('with an explicit min_response judges the newest late reading against value_before, never reversed', () => {
+  it('with an explicit min_response judges the newest late reading against value_before, never reversed, and keeps its move', () => {
     const readings = [{ value: 6.7, timestamp: AT + 6 * MIN }];
-    expect(judgeResponse(dose(6.8), 'high', 6.5, 0.05, readings, 300, 300)).toEqual({ answered: true, reversed: false, response: null });
-    expect(judgeResponse(dose(6.8), 'high', 6.5, 0.2, readings, 300, 300)).toEqual({ answered: false, reversed: false, response: null });
+    expect(judgeResponse(dose(6.8), 'high', 6.5, 0.05, readings, 300, 300)).toEqual({
+      answered: true,
+      reversed: false,
+      response: expect.closeTo(0.1),
+    });
+    expect(judgeResponse(dose(6.8), 'high', 6.5, 0.2, readings, 300, 300)).toEqual({
+      answered: false,
+      reversed: false,
+      response: expect.closeTo(0.1),
+    });
     expect(judgeResponse(dose(6.8), 'high', 6.5, 0.05, readings, 600, 300)).toBeNull();
   });
 
