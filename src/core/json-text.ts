@@ -1,11 +1,9 @@
 import type { Activation } from '../domain/activation.js';
 import type { Readable } from 'node:stream';
-import { isoOf } from '../domain/date-time.js';
+import { measurementJson } from '../domain/measurement-json.js';
 import type { StoredMeasurement } from '../store/index.js';
 
-/** A measurement as JSON text, the same as the response schema writes it (values are always finite). */
-export const measurementJson = (m: StoredMeasurement) =>
-  `{"measurement_id":${m.measurement_id},"sensor_id":${m.sensor_id},"value":${m.value},"timestamp":"${isoOf(m.timestamp)}"}`;
+export { measurementJson };
 
 /**
  * A JSON array of measurements as UTF-8 bytes: the answer to a batch. The text is built once and

@@ -15,7 +15,7 @@
  */
 import type { ActivationCondition } from '../domain/actuator.js';
 import { hasElapsed } from './instants.js';
-import { judgeFiltered } from './response.js';
+import { judgeFiltered, type TimedValue } from './response.js';
 
 export const DEFAULT_LOCKOUT_AFTER = 20;
 export const DEFAULT_LOCKOUT_REVERSED_AFTER = 3;
@@ -25,10 +25,7 @@ export interface DoseToJudge {
   value_before: number | null;
 }
 
-export interface TimedValue {
-  value: number;
-  timestamp: number;
-}
+export type { TimedValue };
 
 /** +1 when the dose should raise the reading, -1 when it should lower it, null when neither. */
 export function correctiveDirection(condition: ActivationCondition, valueBefore: number, conditionValue: number): 1 | -1 | null {

@@ -12,7 +12,11 @@
  * the step a dose makes hardly change it.
  */
 import { hasElapsed } from './instants.js';
-import type { TimedValue } from './judging.js';
+
+export interface TimedValue {
+  value: number;
+  timestamp: number;
+}
 
 /** Readings each side of a dose whose median is compared. */
 export const RESPONSE_WINDOW_READINGS = 3;

@@ -1,5 +1,5 @@
 import type { TimeWindow } from '../../domain/time-window.js';
-import { measurementJson } from '../../core/json-text.js';
+import { measurementJson } from '../../domain/measurement-json.js';
 import type { StoredMeasurement } from '../database.js';
 import type { SqliteReader } from './reader.js';
 
