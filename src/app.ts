@@ -207,7 +207,7 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
   if ((options.hotReads ?? true) && config.authMode === 'open' && config.corsOrigins === '*') {
     front = hotReads({
       polled: store.polled,
-      actuatorState: services.actuators.polledState,
+      actuatorState: services.claims.read,
       exposedHeaders: EXPOSED_HEADERS,
       headers: NOSNIFF,
       active: () => !draining(),

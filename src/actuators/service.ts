@@ -11,6 +11,7 @@ import type { MaybePromise } from '../store/index.js';
 import type { KeptDecision, KeptDecisions } from './kept-decisions.js';
 import type { ControllerContact } from './controller-contact.js';
 import { isPromise } from '../core/maybe-promise.js';
+import { isClaimOpen } from '../claims/rules.js';
 
 /** The decisions (made on the inputs kept in memory, kept while they hold) and where controller contacts are noted. */
 export interface ActuatorSafetyDeps {
@@ -78,6 +79,7 @@ export function actuatorService({ store, bus, now }: ServiceDeps, { decisions, c
           ...settings,
           actuator_name: actuator.actuator_name ?? null,
           enabled: actuator.enabled ?? true,
+          controller: actuator.controller ?? 'http',
           last_activated: now(),
         });
         await tx.interlocks.replace(row.actuator_id, interlocks);
@@ -145,13 +147,22 @@ export function actuatorService({ store, bus, now }: ServiceDeps, { decisions, c
      * the dose is recorded in the same transaction with the actuator's activation_duration, its
      * sensor's newest reading and its volume at the flow of the moment (docs/api.md §14, §15); the
      * volume is taken from the bottle's stock in that transaction too, with the actuator's row
-     * locked, so that run reports through several instances at once each take theirs.
+     * locked, so that run reports through several instances at once each take theirs. The report
+     * of a claimed run whose claim is still open completes that claim instead: its dose was
+     * recorded (and its volume taken) when it was claimed, and is now `reported`.
      */
     async markActivated(actuatorId: number): Promise<ActuatorWithInterlocks> {
       const done = await store.transaction(async (tx) => {
         const at = now();
         const current = await tx.actuators.getForUpdate(actuatorId);
         if (!current) return undefined;
+        if (current.claim_activation_id !== null && isClaimOpen(current.claim_until, at)) {
+          // The report of a claimed run completes its claim: the dose is already counted (claims/).
+          await tx.activations.markReported(current.claim_activation_id);
+          const completed = await tx.actuators.completeClaim(actuatorId, at);
+          if (!completed) return undefined;
+          return { actuator: { ...completed, interlocks: await tx.interlocks.of(actuatorId) }, dose: undefined };
+        }
         const volume = doseVolume(current.activation_duration, current.flow_ml_per_s);
         const marked = await tx.actuators.markActivated(actuatorId, at, stockAfterDose(current.stock_ml, volume));
         if (!marked) return undefined;
@@ -169,7 +180,7 @@ export function actuatorService({ store, bus, now }: ServiceDeps, { decisions, c
       // A run report is the controller's contact too.
       contact.heardFrom(actuatorId);
       bus.publish('actuator', { action: 'activated', actuator: done.actuator });
-      bus.publish('dose', { dose: done.dose });
+      if (done.dose) bus.publish('dose', { dose: done.dose });
       return view(done.actuator);
     },
 

@@ -14,4 +14,6 @@ export const doseView = (dose: StoredActivation): ActivationRecord => ({
   value_before: dose.value_before,
   answered: dose.answered,
   volume_ml: dose.volume_ml ?? null,
+  reported: dose.reported,
+  manual: dose.manual,
 });

@@ -46,6 +46,10 @@ export const storedActuatorSafety = {
   lockout_reason: null,
   unanswered_streak: 0,
   last_polled: null,
+  controller: 'http' as const,
+  claim_until: null,
+  claim_activation_id: null,
+  manual_run_seconds: null,
 };
 
 /** A sensor's trust settings (docs/api.md §14), name (§5) and calibration reminder (§15) as a new one has them: for fixtures built by hand. */

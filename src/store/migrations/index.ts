@@ -19,6 +19,7 @@ import { calibrationsJournalMigration } from './036_calibrations_journal.js';
 import { partitionedMeasurementsMigration } from './070_partitioned_measurements.js';
 import { historyPendingMigration } from './071_history_pending.js';
 import { leasesMigration } from './072_leases.js';
+import { claimsMigration } from './080_claims.js';
 
 /**
  * Migrations are code, not files found at run time, so the built service carries them. Names sort
@@ -46,6 +47,7 @@ export function migrationProvider(dialect: Dialect, log: MigrationLog = () => {}
     '070_partitioned_measurements': partitionedMeasurementsMigration(dialect.kind, log),
     '071_history_pending': historyPendingMigration(dialect.kind),
     '072_leases': leasesMigration(dialect.kind),
+    '080_claims': claimsMigration(dialect.schema),
   };
   return { getMigrations: async () => migrations };
 }
