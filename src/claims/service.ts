@@ -18,7 +18,14 @@ import { isPromise } from '../core/maybe-promise.js';
 import type { KeptDecision } from '../actuators/kept-decisions.js';
 import type { ActuatorWithInterlocks } from '../core/actuator-view.js';
 import { type Decision, doseVolume, SAFETY_STATUS, stockAfterDose } from '../safety/index.js';
-import type { MaybePromise, Store, StoredActivation, StoredActuator } from '../store/index.js';
+import {
+  isDiskFull,
+  isStoreUnavailable,
+  type MaybePromise,
+  type Store,
+  type StoredActivation,
+  type StoredActuator,
+} from '../store/index.js';
 import { claimEnd, claimRefusal, isClaimOpen, overClaim, withoutStore } from './rules.js';
 import { manualRunRefusal } from './manual.js';
 
@@ -35,7 +42,9 @@ export interface ClaimDeps {
   /** The decision now, noted as the controller's poll (actuators/service.ts `polledState`). */
   polledState(actuatorId: number): MaybePromise<KeptDecision | undefined>;
   /** The actuator as the decision inputs keep it (its claim, its manual run). */
-  keptActuator(actuatorId: number): Pick<StoredActuator, 'claim_until' | 'manual_run_seconds'> | undefined;
+  keptActuator(
+    actuatorId: number,
+  ): Pick<StoredActuator, 'claim_until' | 'manual_run_seconds' | 'activation_duration' | 'activation_period'> | undefined;
   /** Whether this instance hears the others' changes (always, on a store of one process). */
   relayUp(): boolean;
   /** Tests shorten the wait. */
@@ -162,6 +171,25 @@ export function claimService({ store, bus, now, log, graceMs, polledState, keptA
     return claim(actuatorId, base, manual ? manualSeconds : base.decision.duration, manual);
   }
 
+  /**
+   * The decision could not be read (what it reads was not kept and the store did not answer): the
+   * pump waits, told why, rather than given an error.
+   */
+  function unreadable(actuatorId: number, error: unknown): KeptDecision {
+    if (!isStoreUnavailable(error) && !isDiskFull(error)) throw error;
+    failing = true;
+    const kept = keptActuator(actuatorId);
+    const decision: Decision = {
+      activate: false,
+      status: '',
+      reason: 'ok',
+      duration: kept?.activation_duration ?? 0,
+      period: kept?.activation_period ?? 0,
+      conditionMet: false,
+    };
+    return answerOf(withoutStore(decision));
+  }
+
   return {
     /**
      * A controller's read (the HTTP state read; the MQTT state topic of an `mqtt` actuator): the
@@ -171,7 +199,11 @@ export function claimService({ store, bus, now, log, graceMs, polledState, keptA
      */
     read(actuatorId: number): MaybePromise<KeptDecision | undefined> {
       const base = polledState(actuatorId);
-      return isPromise(base) ? base.then((b) => settle(actuatorId, b)) : settle(actuatorId, base);
+      if (!isPromise(base)) return settle(actuatorId, base);
+      return base.then(
+        (b) => settle(actuatorId, b),
+        (error: unknown) => unreadable(actuatorId, error),
+      );
     },
 
     /** As `read`, for a decision already made (the MQTT state topic of an `mqtt` actuator). */

@@ -41,7 +41,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('when PostgreSQL goes away and com
 
     await proxy.open();
     expect((await service.get('/prototypes')).status).toBe(200);
-    expect((await service.get('/healthz')).body).toEqual({ status: 'ok', picture: 'none', backup: null });
+    expect((await service.get('/healthz')).body).toEqual({ status: 'ok', picture: 'none', backup: null, dosing: 'ok' });
     expect((await service.post('/measurements', { sensor_id: 1, value: 2 })).status).toBe(200);
   });
 
