@@ -164,10 +164,8 @@ export function claimService({ store, bus, now, log, graceMs, polledState, keptA
     const manualSeconds = kept?.manual_run_seconds ?? null;
     const manual = manualSeconds !== null && manualRunRefusal(base.decision.reason) === null;
     if (!manual && !base.decision.activate) return base;
-    if (!relayUp()) {
-      failing = true;
-      return answerOf(withoutStore(base.decision));
-    }
+    // Cut off from the others (dosing shows held while it lasts): another instance may have claimed meanwhile.
+    if (!relayUp()) return answerOf(withoutStore(base.decision));
     return claim(actuatorId, base, manual ? manualSeconds : base.decision.duration, manual);
   }
 
