@@ -117,6 +117,24 @@ describe.each(storeKinds())('a dose is a claim (%s)', (kind) => {
     expect(await doses(id)).toEqual([]);
   });
 
+  it('takes controller http (the default) or mqtt; anything else is 422 on create and patch, and nothing is written', async () => {
+    const { id } = await thirstyPump();
+    const all = async () => (await service.get('/actuators/0')).body as { actuator_id: number; controller: string }[];
+    expect((await all()).find((a) => a.actuator_id === id)?.controller).toBe('http');
+    const before = await all();
+    for (const controller of ['bogus', 'MQTT', 1, null]) {
+      const created = await service.post('/actuators', { ...basePumpBody(2), controller });
+      expect(created.status).toBe(422);
+      expect(created.body.detail[0].loc).toEqual(['body', 'controller']);
+      const patched = await service.patch('/actuators', [{ actuator_id: id, controller }]);
+      expect(patched.status).toBe(422);
+    }
+    expect(await all()).toEqual(before);
+    const patched = await service.patch('/actuators', [{ actuator_id: id, controller: 'mqtt' }]);
+    expect(patched.status).toBe(200);
+    expect(patched.body[0].controller).toBe('mqtt');
+  });
+
   it('says dosing is ok in /healthz while claims commit', async () => {
     const res = await service.get('/healthz');
     expect(res.status).toBe(200);
