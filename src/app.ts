@@ -11,6 +11,7 @@ import { type ChangeBus, changeBus } from './core/bus.js';
 import { systemTimers } from './core/timers.js';
 import { register as registerDashboard } from './dashboard/index.js';
 import { register as registerDoses } from './doses/index.js';
+import { register as registerClaims } from './claims/index.js';
 import { drainer, type Drainer } from './drain.js';
 import { type LiveEventsOptions, register as registerLiveEvents } from './events/index.js';
 import { register as registerHistory } from './history/index.js';
@@ -195,6 +196,7 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
   await registerHistory(app, deps);
   await registerActuators(app, deps);
   await registerDoses(app, deps);
+  await registerClaims(app, deps);
   await registerUsers(app, deps);
   await registerPicture(app, deps);
   await registerTimelapses(app, deps);

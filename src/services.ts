@@ -4,7 +4,7 @@ import { actuatorService } from './actuators/service.js';
 import { controllerContact } from './actuators/controller-contact.js';
 import { decisionInputs } from './actuators/decision-inputs.js';
 import { keptDecisions } from './actuators/kept-decisions.js';
-import { claimService, relayLink } from './claims/index.js';
+import { claimService, manualRuns, relayLink } from './claims/index.js';
 import type { Timers } from './core/timers.js';
 import { doseService } from './doses/service.js';
 import type { ServiceDeps } from './core/service-deps.js';
@@ -36,6 +36,8 @@ export function createServices(deps: ServiceDeps, config: Config, auth: Auth, ti
     safety: { inputs: decisionInputsKept, contact, relay },
     /** A dose is a claim: what a controller that is told to act reads. */
     claims,
+    /** Runs asked for by hand, claimed by the controller's next read. */
+    manualRuns: manualRuns({ ...deps, decision: actuators.decision }),
     prototypes: prototypeService(deps),
     sensors: sensorService(deps),
     measurements: measurementService(deps, history),

@@ -10,7 +10,19 @@ export type ActuatorWithInterlocks = StoredActuator & { interlocks: readonly Sto
  * passes it in the row). The service's own bookkeeping (the count of unanswered doses) stays inside.
  */
 export function actuatorView(a: ActuatorWithInterlocks): Actuator {
-  const { lockout_since, lockout_reason, unanswered_streak: _streak, interlocks, last_activated, last_polled, ...settings } = a;
+  const {
+    lockout_since,
+    lockout_reason,
+    unanswered_streak: _streak,
+    // The claim's bookkeeping (claims/): shown through the decision (`claimed`) and the doses.
+    claim_until: _claimUntil,
+    claim_activation_id: _claimDose,
+    manual_run_seconds: _manualRun,
+    interlocks,
+    last_activated,
+    last_polled,
+    ...settings
+  } = a;
   return {
     ...settings,
     last_activated: new Date(last_activated).toISOString(),

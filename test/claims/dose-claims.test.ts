@@ -135,6 +135,62 @@ describe.each(storeKinds())('a dose is a claim (%s)', (kind) => {
     expect(patched.body[0].controller).toBe('mqtt');
   });
 
+  describe('POST /actuators/{id}/run', () => {
+    it('makes the next read answer activate: true for that many seconds, once, as a claim recorded manual', async () => {
+      const { sensor, id } = await thirstyPump();
+      // The reading does not ask for a dose: a run by hand does not need it to.
+      await service.post('/measurements', { sensor_id: sensor, value: 6.0 });
+      expect(await state(id)).toMatchObject({ activate: false, reason: 'ok' });
+      const res = await service.post(`/actuators/${id}/run`, { seconds: 7.5 });
+      expect(res.status).toBe(200);
+      expect(res.body.actuator_id).toBe(id);
+      expect(await state(id)).toMatchObject({ activate: true, duration: 7.5 });
+      expect(await state(id)).toMatchObject({ activate: false, reason: 'claimed' });
+      expect(await doses(id)).toEqual([expect.objectContaining({ manual: true, reported: false, duration: 7.5 })]);
+      // Once: after the claim the pump follows its reading again.
+      service.clock.now = NOW + 7_500 + GRACE_MS;
+      expect(await state(id)).toMatchObject({ activate: false, reason: 'waiting' });
+      service.clock.now = NOW + 120_000;
+      expect(await state(id)).toMatchObject({ activate: false, reason: 'ok' });
+      expect(await doses(id)).toHaveLength(1);
+    });
+
+    it('refuses seconds outside 1..60 (422) and an unknown actuator (404), writing nothing', async () => {
+      const { sensor, id } = await thirstyPump();
+      await service.post('/measurements', { sensor_id: sensor, value: 6.0 });
+      for (const body of [{ seconds: 0 }, { seconds: 0.5 }, { seconds: 61 }, { seconds: 'x' }, {}, { seconds: null }]) {
+        const res = await service.post(`/actuators/${id}/run`, body);
+        expect(res.status, JSON.stringify(body)).toBe(422);
+      }
+      expect((await service.post('/actuators/999999/run', { seconds: 5 })).status).toBe(404);
+      expect(await state(id)).toMatchObject({ activate: false, reason: 'ok' });
+      expect(await doses(id)).toEqual([]);
+    });
+
+    it('refuses a run (409, with the reason) while the pump is disabled, paused or interlocked, writing nothing', async () => {
+      const level = (await service.post('/sensors/', { ...phSensorBody, sensor_type: 'water_level', sensor_unit: 'cm' })).body.sensor_id;
+      const { id } = await thirstyPump({ enabled: false });
+      let res = await service.post(`/actuators/${id}/run`, { seconds: 5 });
+      expect(res.status).toBe(409);
+      expect(res.body.detail).toContain('disabled');
+      // An interlock sensor without a reading blocks (fail closed).
+      await service.patch('/actuators', [{ actuator_id: id, enabled: true, interlocks: [{ sensor_id: level, block_below: 10 }] }]);
+      res = await service.post(`/actuators/${id}/run`, { seconds: 5 });
+      expect(res.status).toBe(409);
+      expect(res.body.detail).toContain('interlock');
+      await service.patch('/actuators', [{ actuator_id: id, interlocks: [] }]);
+      expect((await service.post('/prototypes/0/pause', { for: 60 })).status).toBe(200);
+      try {
+        res = await service.post(`/actuators/${id}/run`, { seconds: 5 });
+        expect(res.status).toBe(409);
+        expect(res.body.detail).toContain('paused');
+      } finally {
+        await service.request('DELETE', '/prototypes/0/pause');
+      }
+      expect(await doses(id)).toEqual([]);
+    });
+  });
+
   it('says dosing is ok in /healthz while claims commit', async () => {
     const res = await service.get('/healthz');
     expect(res.status).toBe(200);
