@@ -27,6 +27,7 @@ const actuatorSafetyDefaults = {
   interlocks: [],
   lockout: null,
   last_polled: null,
+  controller: 'http',
 };
 type Actuator = typeof pump & { actuator_id: number; actuator_name: string | null; enabled: boolean; last_activated: string };
 

@@ -220,6 +220,8 @@ describe.each(storeKinds())('dosing safety data (%s)', (kind) => {
           value_before: 21.5,
           answered: null,
           volume_ml: null,
+          reported: true,
+          manual: false,
         },
         {
           activation_id: expect.any(Number),
@@ -229,6 +231,8 @@ describe.each(storeKinds())('dosing safety data (%s)', (kind) => {
           value_before: null,
           answered: null,
           volume_ml: null,
+          reported: true,
+          manual: false,
         },
       ]);
       expect(doses[0].activation_id).toBeGreaterThan(doses[1].activation_id);
