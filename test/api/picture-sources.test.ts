@@ -313,7 +313,7 @@ describe.each(storeKinds())('file and command cameras (%s)', (kind) => {
       for (let i = 0; i < 8; i++) expectUnavailable(await getPicture(service));
       const health = await service.get('/healthz');
       expect(health.status).toBe(200);
-      expect(health.body).toEqual({ status: 'ok', picture: 'failing', backup: null });
+      expect(health.body).toEqual({ status: 'ok', picture: 'failing', backup: null, dosing: 'ok' });
 
       const form = (fields: Record<string, string>) => ({
         raw: new URLSearchParams(fields).toString(),
