@@ -19,12 +19,16 @@ import { actuatorView as toApi } from '../core/actuator-view.js';
 import { doseView } from '../core/dose-view.js';
 import { sendJsonText } from '../core/json-text.js';
 import type { ActuatorService } from './service.js';
-import type { ClaimService } from '../claims/index.js';
+import type { MaybePromise } from '../store/index.js';
 import { NotFound } from '../core/errors.js';
 
 /** What the actuator routes are given. */
 export interface ActuatorRouteDeps {
-  services: { actuators: ActuatorService; claims: Pick<ClaimService, 'read'> };
+  services: {
+    actuators: ActuatorService;
+    /** A controller's read, with its dose claimed before any activate: true (claims/). */
+    claims: { read(actuatorId: number): MaybePromise<{ json: string } | undefined> };
+  };
   config: Pick<Config, 'authMode'>;
 }
 

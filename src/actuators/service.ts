@@ -11,7 +11,6 @@ import type { MaybePromise } from '../store/index.js';
 import type { KeptDecision, KeptDecisions } from './kept-decisions.js';
 import type { ControllerContact } from './controller-contact.js';
 import { isPromise } from '../core/maybe-promise.js';
-import { isClaimOpen } from '../claims/rules.js';
 
 /** The decisions (made on the inputs kept in memory, kept while they hold) and where controller contacts are noted. */
 export interface ActuatorSafetyDeps {
@@ -156,7 +155,8 @@ export function actuatorService({ store, bus, now }: ServiceDeps, { decisions, c
         const at = now();
         const current = await tx.actuators.getForUpdate(actuatorId);
         if (!current) return undefined;
-        if (current.claim_activation_id !== null && isClaimOpen(current.claim_until, at)) {
+        // An open claim (claims/rules.ts isClaimOpen) waiting for this report.
+        if (current.claim_activation_id !== null && current.claim_until !== null && at < current.claim_until) {
           // The report of a claimed run completes its claim: the dose is already counted (claims/).
           await tx.activations.markReported(current.claim_activation_id);
           const completed = await tx.actuators.completeClaim(actuatorId, at);
