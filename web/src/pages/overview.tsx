@@ -79,6 +79,8 @@ function withReportedDose(doses: ActuatorDoses | undefined, before: Actuator | u
     value_before: null,
     answered: null,
     volume_ml: null,
+    reported: true,
+    manual: false,
   };
   return { day: [dose, ...doses.day], newest: dose };
 }
