@@ -12,6 +12,7 @@ import { systemTimers } from './core/timers.js';
 import { register as registerDashboard } from './dashboard/index.js';
 import { register as registerDecisions } from './decisions/index.js';
 import { register as registerDoses } from './doses/index.js';
+import { register as registerClaims } from './claims/index.js';
 import { drainer, type Drainer } from './drain.js';
 import { type LiveEventsOptions, register as registerLiveEvents } from './events/index.js';
 import { register as registerHistory } from './history/index.js';
@@ -198,6 +199,7 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
   await registerActuators(app, deps);
   await registerDoses(app, deps);
   await registerDecisions(app, deps);
+  await registerClaims(app, deps);
   await registerUsers(app, deps);
   await registerPicture(app, deps);
   await registerTimelapses(app, deps);
@@ -216,7 +218,7 @@ export async function buildApp(config: Config, store: Store, options: AppOptions
   if ((options.hotReads ?? true) && config.authMode === 'open' && config.corsOrigins === '*') {
     front = hotReads({
       polled: store.polled,
-      actuatorState: services.actuators.polledState,
+      actuatorState: services.claims.read,
       exposedHeaders: EXPOSED_HEADERS,
       headers: NOSNIFF,
       active: () => !draining(),

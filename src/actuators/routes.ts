@@ -19,14 +19,20 @@ import { actuatorView as toApi } from '../core/actuator-view.js';
 import { doseView } from '../core/dose-view.js';
 import { sendJsonText } from '../core/json-text.js';
 import type { ActuatorService } from './service.js';
+import type { MaybePromise } from '../store/index.js';
+import { NotFound } from '../core/errors.js';
 
 /** What the actuator routes are given. */
 export interface ActuatorRouteDeps {
-  services: { actuators: ActuatorService };
+  services: {
+    actuators: ActuatorService;
+    /** A controller's read, with its dose claimed before any activate: true (claims/). */
+    claims: { read(actuatorId: number): MaybePromise<{ json: string } | undefined> };
+  };
   config: Pick<Config, 'authMode'>;
 }
 
-const actuatorRoutes: FastifyPluginAsyncTypebox<ActuatorRouteDeps> = async (app, { services: { actuators }, config }) => {
+const actuatorRoutes: FastifyPluginAsyncTypebox<ActuatorRouteDeps> = async (app, { services: { actuators, claims }, config }) => {
   /** Who made the request, for the records that name a person; null in open mode, where nobody says. */
   const whoIs = (request: FastifyRequest) => (config.authMode === 'enforced' ? (request.principal?.username ?? null) : null);
 
@@ -49,7 +55,10 @@ const actuatorRoutes: FastifyPluginAsyncTypebox<ActuatorRouteDeps> = async (app,
       // A decision is only good for the moment it is made: no cache or proxy may replay it.
       reply.header('cache-control', 'no-store');
       // The decision's JSON text is kept with it: no serializing per poll.
-      return sendJsonText(reply, (await actuators.state(request.params.actuator_id)).json);
+      // A decision to run is answered only once its dose is claimed (claims/).
+      const answer = await claims.read(request.params.actuator_id);
+      if (!answer) throw new NotFound(`Actuator ${request.params.actuator_id} not found`);
+      return sendJsonText(reply, answer.json);
     },
   });
 

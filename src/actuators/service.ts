@@ -99,6 +99,7 @@ export function actuatorService({ store, bus, now }: ServiceDeps, { decisions, c
           ...settings,
           actuator_name: actuator.actuator_name ?? null,
           enabled: actuator.enabled ?? true,
+          controller: actuator.controller ?? 'http',
           last_activated: now(),
         });
         await tx.interlocks.replace(row.actuator_id, interlocks);
@@ -179,7 +180,9 @@ export function actuatorService({ store, bus, now }: ServiceDeps, { decisions, c
      * the dose is recorded in the same transaction with the actuator's activation_duration, its
      * sensor's newest reading and its volume at the flow of the moment (docs/api.md §14, §15); the
      * volume is taken from the bottle's stock in that transaction too, with the actuator's row
-     * locked, so that run reports through several instances at once each take theirs.
+     * locked, so that run reports through several instances at once each take theirs. The report
+     * of a claimed run whose claim is still open completes that claim instead: its dose was
+     * recorded (and its volume taken) when it was claimed, and is now `reported`.
      */
     async markActivated(actuatorId: number): Promise<ActuatorWithInterlocks> {
       const known = await store.actuators.get(actuatorId);
@@ -191,6 +194,14 @@ export function actuatorService({ store, bus, now }: ServiceDeps, { decisions, c
         // Taken under the row lock, as a refill's time is: the journal lists a pump's doses and
         // refills in the order they changed its bottle, not in the order they arrived.
         const at = now();
+        // An open claim (claims/rules.ts isClaimOpen) waiting for this report.
+        if (current.claim_activation_id !== null && current.claim_until !== null && at < current.claim_until) {
+          // The report of a claimed run completes its claim: the dose is already counted (claims/).
+          await tx.activations.markReported(current.claim_activation_id);
+          const completed = await tx.actuators.completeClaim(actuatorId, at);
+          if (!completed) return undefined;
+          return { actuator: { ...completed, interlocks: await tx.interlocks.of(actuatorId) }, dose: undefined };
+        }
         // What the controller was told to run (aims/answered-sizes.ts); a fixed dose is activation_duration.
         const seconds = told === undefined ? current.activation_duration : sizes.take(actuatorId, at, () => told);
         const volume = doseVolume(seconds, current.flow_ml_per_s);
@@ -210,7 +221,7 @@ export function actuatorService({ store, bus, now }: ServiceDeps, { decisions, c
       // A run report is the controller's contact too.
       contact.heardFrom(actuatorId);
       bus.publish('actuator', { action: 'activated', actuator: done.actuator });
-      bus.publish('dose', { dose: done.dose });
+      if (done.dose) bus.publish('dose', { dose: done.dose });
       return view(done.actuator);
     },
 

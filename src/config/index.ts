@@ -18,6 +18,8 @@ export interface Config {
   /** How long after its password a session may be kept alive by /token/refresh (days). */
   sessionMaxDays: number;
   staleAfterMs: number;
+  /** How long after a claimed run ends other reads still answer `claimed`, and its report may still come (ms). */
+  claimGraceMs: number;
   pictureSource: string | undefined;
   pictureTimeoutMs: number;
   pictureCacheMs: number;
@@ -303,6 +305,7 @@ export function loadConfig(env: Env = process.env): Config {
     tokenTtlMinutes: integer(env, 'TOKEN_TTL_MINUTES', 60, 1, 10 * 365 * 24 * 60),
     sessionMaxDays: integer(env, 'SESSION_MAX_DAYS', 30, 1, 3650),
     staleAfterMs: staleAfter(env),
+    claimGraceMs: duration(env, 'CLAIM_GRACE', 30_000, 'PT30S or 30'),
     pictureSource: pictureSource(env),
     pictureTimeoutMs: integer(env, 'PICTURE_TIMEOUT_MS', 5000, 1, 600_000),
     pictureCacheMs: integer(env, 'PICTURE_CACHE_MS', 2000, 0, 3_600_000),

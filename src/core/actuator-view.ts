@@ -16,6 +16,10 @@ export function actuatorView(a: ActuatorWithInterlocks): Actuator {
     lockout_kind: _kind,
     usual_since: _usualSince,
     unanswered_streak: _streak,
+    // The claim's bookkeeping (claims/): shown through the decision (`claimed`) and the doses.
+    claim_until: _claimUntil,
+    claim_activation_id: _claimDose,
+    manual_run_seconds: _manualRun,
     interlocks,
     last_activated,
     last_polled,

@@ -17,4 +17,6 @@ export const doseView = (dose: StoredActivation): ActivationRecord => ({
   response: dose.response ?? null,
   reversed: dose.reversed ?? null,
   volume_ml: finiteOrNull(dose.volume_ml),
+  reported: dose.reported,
+  manual: dose.manual,
 });

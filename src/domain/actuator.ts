@@ -7,6 +7,9 @@ export const PUMP_TYPES = ['acid_pump', 'base_pump', 'nutrients_A_pump', 'nutrie
 export const TIMED_TYPES = ['light', 'irrigation_pump', 'valve', 'fan', 'heater'] as const;
 export const ACTUATOR_TYPES = [...PUMP_TYPES, ...TIMED_TYPES] as const;
 export const ACTIVATION_CONDITIONS = ['high', 'low', 'low_or_high', 'always', 'schedule'] as const;
+/** Where the pump's controller is told to act: it polls the state over HTTP, or follows the MQTT state topic. */
+export const CONTROLLERS = ['http', 'mqtt'] as const;
+export type ControllerKind = (typeof CONTROLLERS)[number];
 export type ActuatorType = (typeof ACTUATOR_TYPES)[number];
 export type ActivationCondition = (typeof ACTIVATION_CONDITIONS)[number];
 
@@ -31,6 +34,13 @@ const actuatorFields = {
   }),
   actuator_name: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
   enabled: Type.Optional(Type.Boolean({ default: true })),
+  controller: Type.Optional(
+    StringEnum(
+      CONTROLLERS,
+      'Where the controller is told to run (default http): http — it polls GET /actuators/{id}/state, the only read that ' +
+        'claims a dose; mqtt — it follows the MQTT state topic, which then carries activate: true only for a claim committed for it.',
+    ),
+  ),
 };
 
 const nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], { description });
@@ -244,6 +254,7 @@ export const Actuator = Type.Object(
     actuator_id: Id(),
     enabled: Type.Boolean(),
     actuator_name: Type.Union([Type.String(), Type.Null()]),
+    controller: StringEnum(CONTROLLERS),
     last_activated: DateTimeOutput('When the pump last ran (initially the creation time).'),
     interlocks: Type.Array(Interlock),
     lockout: nullable(Lockout, 'Read-only: set while the actuator is locked out (POST /actuators/{id}/unlock clears it).'),
@@ -260,7 +271,7 @@ export const Actuator = Type.Object(
 );
 export type Actuator = Static<typeof Actuator>;
 
-const { actuator_name: _name, enabled: _enabled, ...required } = actuatorFields;
+const { actuator_name: _name, enabled: _enabled, controller: _controller, ...required } = actuatorFields;
 /** A patch leaves the stock alone (POST /actuators/{id}/refill sets it): stock_ml is an unknown field there, ignored. */
 const { stock_ml: _stock, ...patchableSafetyFields } = safetyFields;
 export const ActuatorPatch = Type.Object(
@@ -269,6 +280,7 @@ export const ActuatorPatch = Type.Object(
     ...Type.Partial(Type.Object({ ...required, ...patchableSafetyFields })).properties,
     actuator_name: actuatorFields.actuator_name,
     enabled: Type.Optional(Type.Boolean()),
+    controller: actuatorFields.controller,
   },
   {
     title: 'ActuatorPatch',
@@ -286,7 +298,10 @@ export const ActuatorActivation = Type.Object(
     reason: Type.String({
       description:
         'Which rule decided, as a stable code (docs/api.md §14), first match wins: disabled, paused, locked_out, no_measurement, ' +
-        'restarted, stale, invalid, stuck, interlock, empty, waiting, zero_duration, limit, sequenced, ok (then `activate` is the condition).',
+        'restarted, stale, invalid, stuck, interlock, empty, waiting, zero_duration, limit, sequenced, ok (then `activate` is the condition). ' +
+        'Besides: claimed — another read was told to run and the run with its grace is not over (activate false); ' +
+        'store_unavailable — the dose could not be committed (the store refused or did not answer, or this instance lost ' +
+        'the link to the others), so the pump waits.',
       examples: ['ok', 'limit'],
     }),
     duration: Type.Number({
@@ -324,6 +339,12 @@ export const ActivationRecord = Type.Object(
       "Millilitres: duration × the actuator's flow_ml_per_s at the time of the dose (a later flow change leaves it as it was); " +
         'null when the actuator had no flow then.',
     ),
+    reported: Type.Boolean({
+      description:
+        'Whether the controller reported the run. A dose is recorded when a controller is told to run (a claim); ' +
+        'false when its report has not come (after the grace it stays false: the pump may have run, so it counts).',
+    }),
+    manual: Type.Boolean({ description: 'A run a person asked for (POST /actuators/{id}/run), not one the decision made.' }),
   },
   { title: 'Activation' },
 );

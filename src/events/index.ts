@@ -11,6 +11,7 @@ import type { ControllerContact } from '../actuators/controller-contact.js';
 import { eventFeed } from './feed.js';
 import { eventStreamMetrics } from './metrics.js';
 import { postgresRelay } from './postgres-relay.js';
+import type { RelayLink } from '../claims/index.js';
 import type { RecentEventsLimits } from './recent-events.js';
 import eventRoutes from './route.js';
 import { type StreamLimits, type StreamRegistry, streamRegistry } from './streams.js';
@@ -56,7 +57,7 @@ export interface LiveEventsDeps {
   metrics: { registry: Registry };
   liveEventsOptions?: LiveEventsOptions;
   /** What the dosing decision reads, and the controllers' last contact (for the actuator as announced). */
-  services: { safety: { inputs: DecisionInputs; contact: Pick<ControllerContact, 'withLastPolled'> } };
+  services: { safety: { inputs: DecisionInputs; contact: Pick<ControllerContact, 'withLastPolled'>; relay: RelayLink } };
 }
 
 /**
@@ -84,7 +85,7 @@ export async function register(app: App, deps: LiveEventsDeps) {
     log,
   });
   tokenCheck.start();
-  const { inputs, contact } = deps.services.safety;
+  const { inputs, contact, relay: relayLink } = deps.services.safety;
   const watcher = decisionWatcher({ store, inputs, withLastPolled: contact.withLastPolled, bus, timers, log });
   const [sensors, actuators] = await Promise.all([store.sensors.list(), store.actuators.all()]);
   const feed = eventFeed({
@@ -105,10 +106,12 @@ export async function register(app: App, deps: LiveEventsDeps) {
         bus,
         instance,
         log,
+        onLost: relayLink.lost,
         onGap: () => {
           streams.broadcast(feed.resetText());
           // Changes were missed: what the decisions read is read again.
           inputs.forgetAll();
+          relayLink.restored();
         },
       })
     : undefined;

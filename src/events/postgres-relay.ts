@@ -37,6 +37,8 @@ export interface RelayDeps {
   log: { warn(details: object, message: string): void; info(details: object, message: string): void };
   /** Called after the listening connection was lost and is back: changes may have been missed. */
   onGap(): void;
+  /** Called when the listening connection fails or stops answering: changes are being missed. */
+  onLost?(): void;
 }
 
 /**
@@ -46,7 +48,7 @@ export interface RelayDeps {
  * instance's bus as if made here. An instance skips its own notifications, which it has already
  * published.
  */
-export function postgresRelay({ channel, store, bus, instance, log, onGap }: RelayDeps) {
+export function postgresRelay({ channel, store, bus, instance, log, onGap, onLost }: RelayDeps) {
   let pending: RelayRecord[] = [];
   let sending: Promise<void> | undefined;
   /** True while a change from another instance is being published: it is not sent back out. */
@@ -118,7 +120,10 @@ export function postgresRelay({ channel, store, bus, instance, log, onGap }: Rel
       for (const topic of RELAYED) unsubscribe.push(bus.subscribe(topic, (change) => relay(topic, change as never)));
       stopListening = await channel.listen({
         message: received,
-        failed: (error) => log.warn({ err: error }, 'the connection listening for other instances’ changes failed'),
+        failed: (error) => {
+          onLost?.();
+          log.warn({ err: error }, 'the connection listening for other instances’ changes failed');
+        },
         retryFailed: (error) => log.warn({ err: error }, 'could not listen for other instances’ changes; trying again'),
         restored: () => {
           log.info({}, 'listening for other instances’ changes again');

@@ -1,9 +1,10 @@
-import type { ChangeBus } from '../core/bus.js';
+import type { ChangeBus, Changes } from '../core/bus.js';
 import { doseView } from '../core/dose-view.js';
 import { activationJson } from '../core/json-text.js';
 import type { Logger } from '../core/logger.js';
 import { isRelayed } from '../events/postgres-relay.js';
-import type { Store } from '../store/index.js';
+import type { Store, StoredActuator } from '../store/index.js';
+import type { Decision } from '../safety/index.js';
 import type { MqttServices } from './deps.js';
 import type { DiscoveryContext } from './discovery.js';
 import { knownDevices } from './known-devices.js';
@@ -21,7 +22,7 @@ export interface PublisherDeps {
   /** Home Assistant discovery, when on. */
   discovery: DiscoveryContext | undefined;
   store: Pick<Store, 'sensors' | 'prototypes' | 'actuators' | 'measurements'>;
-  services: Pick<MqttServices, 'actuators'>;
+  services: Pick<MqttServices, 'actuators' | 'claims'>;
   bus: ChangeBus;
   metrics: MqttMetrics;
   log: Logger;
@@ -41,6 +42,22 @@ export function mqttPublisher({ link, topics, discovery, store, services, bus, m
   const failed = (what: string) => (error: unknown) => log.warn({ err: error }, `MQTT: ${what} failed`);
   const reread = (sensorId: number) => last.reread(sensorId).catch(failed('reading the newest measurement'));
 
+  /**
+   * Publishes an actuator's decision on its state topic. For an `http` actuator it describes the
+   * decision (`activate`: it would run now) and claims nothing: its controller polls. For an
+   * `mqtt` actuator the topic is what its controller acts on, so `activate: true` goes out only
+   * for a claim committed for it, and `claimed` right after (claims/).
+   */
+  function publishState(actuator: Pick<StoredActuator, 'actuator_id' | 'controller'>, state: Changes['decision']['state']): void {
+    const topic = topics.state(actuator.actuator_id);
+    if (actuator.controller !== 'mqtt') return out.send('state', topic, activationJson(state), 1, true);
+    void Promise.resolve(services.claims.settle(actuator.actuator_id, { decision: state as Decision, json: activationJson(state) }))
+      .then((answer) => {
+        if (answer) out.send('state', topic, answer.json, 1, true);
+      })
+      .catch(failed('claiming a dose for an MQTT controller'));
+  }
+
   return {
     start(): void {
       unsubscribe.push(
@@ -53,9 +70,7 @@ export function mqttPublisher({ link, topics, discovery, store, services, bus, m
         bus.subscribe('generated', ({ sensorIds }) => {
           for (const id of sensorIds) reread(id);
         }),
-        bus.subscribe('decision', ({ actuator, state }) => {
-          out.send('state', topics.state(actuator.actuator_id), activationJson(state), 1, true);
-        }),
+        bus.subscribe('decision', ({ actuator, state }) => publishState(actuator, state)),
         // Each alert event and each dose once across instances: by the instance that committed it, not by those it was relayed to.
         bus.subscribe('alert', (change) => {
           if (!isRelayed(change)) out.send('alert', topics.alerts, JSON.stringify(change), 1, false);
@@ -95,7 +110,7 @@ export function mqttPublisher({ link, topics, discovery, store, services, bus, m
       for (const actuator of allActuators) {
         devices.actuator(actuator);
         const state = await services.actuators.decision(actuator.actuator_id).catch(() => undefined);
-        if (state) out.send('state', topics.state(actuator.actuator_id), activationJson(state), 1, true);
+        if (state) publishState(actuator, state);
       }
     },
 

@@ -7,6 +7,7 @@ import type { LinkState } from '../mqtt/sharing.js';
 import type { PictureService } from '../picture/service.js';
 import type { Store } from '../store/index.js';
 import type { BackupStatus } from '../backup/index.js';
+import type { ClaimService } from '../claims/index.js';
 
 const PictureState = Type.Union(PICTURE_HEALTH.map((state) => Type.Literal(state)));
 const MqttState = Type.Optional(Type.Union(LINK_STATES.map((state) => Type.Literal(state))));
@@ -14,7 +15,7 @@ const MqttState = Type.Optional(Type.Union(LINK_STATES.map((state) => Type.Liter
 /** What the operations routes are given: the store and the optional parts whose health they report. */
 export interface OpsRouteDeps {
   store: Pick<Store, 'ping'>;
-  services: { pictures: Pick<PictureService, 'health'> };
+  services: { pictures: Pick<PictureService, 'health'>; claims: Pick<ClaimService, 'dosing'> };
   /** The state of the link to the MQTT broker, when MQTT is on. */
   mqttState?: () => LinkState;
   /** The newest good backup, when backups are on (null: none yet). */
@@ -33,7 +34,15 @@ const Backup = Type.Union(
   { description: 'The newest good backup; null when backups are off (BACKUP_DIR unset) or none was made yet.' },
 );
 
-const opsRoutes: FastifyPluginAsyncTypebox<OpsRouteDeps> = async (app, { store, services: { pictures }, mqttState, backupStatus }) => {
+const Dosing = Type.Union([Type.Literal('ok'), Type.Literal('held')], {
+  description:
+    'held while a dose cannot be recorded (the store refused or did not answer, or this instance lost the link to the others): pumps are told to wait.',
+});
+
+const opsRoutes: FastifyPluginAsyncTypebox<OpsRouteDeps> = async (
+  app,
+  { store, services: { pictures, claims }, mqttState, backupStatus },
+) => {
   app.get('/healthz', {
     config: { access: 'public' },
     // The handler builds exactly the documented fields, so plain JSON says the same. The compiled
@@ -43,8 +52,15 @@ const opsRoutes: FastifyPluginAsyncTypebox<OpsRouteDeps> = async (app, { store, 
     schema: {
       ...docs.health,
       response: {
-        200: Type.Object({ status: Type.Literal('ok'), picture: PictureState, mqtt: MqttState, backup: Backup }),
-        503: Type.Object({ status: Type.String(), detail: Type.String(), picture: PictureState, mqtt: MqttState, backup: Backup }),
+        200: Type.Object({ status: Type.Literal('ok'), picture: PictureState, mqtt: MqttState, backup: Backup, dosing: Dosing }),
+        503: Type.Object({
+          status: Type.String(),
+          detail: Type.String(),
+          picture: PictureState,
+          mqtt: MqttState,
+          backup: Backup,
+          dosing: Dosing,
+        }),
       },
     },
     handler: async (_request, reply) => {
@@ -53,8 +69,9 @@ const opsRoutes: FastifyPluginAsyncTypebox<OpsRouteDeps> = async (app, { store, 
       const mqtt = mqttState?.();
       // Shown, not deciding the status either: a failed backup is an alert, the service still serves.
       const backup = backupStatus?.() ?? null;
-      if (await store.ping()) return { status: 'ok' as const, picture, mqtt, backup };
-      return reply.code(503).send({ status: 'unavailable', detail: 'Database unavailable', picture, mqtt, backup });
+      // Shown, not deciding the status: a held pump waits safely while the rest serves.
+      if (await store.ping()) return { status: 'ok' as const, picture, mqtt, backup, dosing: claims.dosing() };
+      return reply.code(503).send({ status: 'unavailable', detail: 'Database unavailable', picture, mqtt, backup, dosing: 'held' });
     },
   });
 };

@@ -30,10 +30,17 @@ export const REASONS = [
 ] as const;
 export type Reason = (typeof REASONS)[number];
 
+/**
+ * Not rules of decide(): where a controller is told to act, a decision to run becomes one of these
+ * when the dose is claimed by another read or cannot be claimed (claims/).
+ */
+export const CLAIM_REASONS = ['claimed', 'store_unavailable'] as const;
+export type ClaimReason = (typeof CLAIM_REASONS)[number];
+
 export interface Decision {
   activate: boolean;
   status: string;
-  reason: Reason;
+  reason: Reason | ClaimReason;
   /** The actuator's activation_duration and activation_period, unchanged. */
   duration: number;
   period: number;
@@ -75,4 +82,6 @@ export const SAFETY_STATUS = {
         : `Dose limit: at most ${max} ml per 24 h`,
   limitUnknown: 'Dose limit: the recent doses are unknown',
   ok: STATUS.ok,
+  claimed: (until: number) => `Claimed: another read was told to run, until ${instant(until)}`,
+  storeUnavailable: 'Dose not recorded: the store is unavailable, the pump waits',
 } as const;

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { Database, DbBool, DbTime } from './database.js';
+import type { Database, DbBool, DbTime, DefaultedBool } from './database.js';
 import { insidesOf } from './insides.js';
 import type { Store } from './store.js';
 import type { StoredMeasurement } from './database.js';
@@ -45,9 +45,11 @@ type Conversion<Column> = Column extends DbTime | null
   ? 'time'
   : Column extends DbBool
     ? 'bool'
-    : Column extends Uint8Array
-      ? 'bytes'
-      : 'as-is';
+    : [DefaultedBool] extends [Column]
+      ? 'bool'
+      : Column extends Uint8Array
+        ? 'bytes'
+        : 'as-is';
 
 /** A table's key: one column, or the columns of a composite key in order. */
 type KeyOf<T extends Table> = (keyof Database[T] & string) | readonly (keyof Database[T] & string)[];
@@ -122,6 +124,10 @@ const COLUMNS: { [T in Table]: { key: KeyOf<T>; columns: { [C in keyof Database[
       lockout_reason: 'as-is',
       unanswered_streak: 'as-is',
       last_polled: 'time',
+      controller: 'as-is',
+      claim_until: 'time',
+      claim_activation_id: 'as-is',
+      manual_run_seconds: 'as-is',
     },
   },
   actuator_interlocks: {
@@ -141,6 +147,8 @@ const COLUMNS: { [T in Table]: { key: KeyOf<T>; columns: { [C in keyof Database[
       reversed: 'bool',
       volume_ml: 'as-is',
       moved: 'as-is',
+      reported: 'bool',
+      manual: 'bool',
     },
   },
   refills: {

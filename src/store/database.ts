@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
-import type { ActuatorBase, Schedule } from '../domain/actuator.js';
+import type { ActuatorBase, ControllerKind, Schedule } from '../domain/actuator.js';
 import type { AlertKind, AlertSeverity, AlertState, Level } from '../domain/alert.js';
 import type { StoredPrototype } from '../domain/prototype.js';
 import type { SensorBase } from '../domain/sensor.js';
@@ -17,6 +17,8 @@ export type DbTime = ColumnType<number, number | Date, number | Date>;
 export type DbBool = ColumnType<boolean | number, boolean | number, boolean | number>;
 /** A non-null column the store fills with its default when an insert leaves it out (nullable ones may be left out anyway). */
 export type Defaulted<T> = ColumnType<T, T | undefined, T>;
+/** A boolean column with a default (an insert may leave it out). */
+export type DefaultedBool = Defaulted<boolean | number>;
 
 /** The pause (migration 030) is null until a pause is set; an ended pause stays until the next one. */
 export type PrototypeTable = Omit<StoredPrototype, 'paused_until'> & { paused_until: DbTime | null };
@@ -67,11 +69,13 @@ type ActuatorAimSetting =
  * The interlocks have a table of their own. The lockout and the count of unanswered doses in a
  * row are the service's own state, never written by a settings update.
  */
-export type ActuatorTable = Omit<Required<ActuatorBase>, 'enabled' | 'interlocks' | ActuatorSafetySetting | ActuatorAimSetting> & {
+export type ActuatorTable = Omit<Required<ActuatorBase>, 'enabled' | 'interlocks' | 'controller' | ActuatorSafetySetting | ActuatorAimSetting> & {
   [K in Exclude<ActuatorSafetySetting, 'usual_days' | 'usual_window'>]: Exclude<ActuatorBase[K], undefined>;
 } & {
   usual_days: Defaulted<number>;
   usual_window: Defaulted<number>;
+  /** Where the controller is told to act (migration 080); 'http' unless set. */
+  controller: Defaulted<ControllerKind>;
   actuator_id: Generated<number>;
   enabled: DbBool;
   last_activated: DbTime;
@@ -96,6 +100,11 @@ export type ActuatorTable = Omit<Required<ActuatorBase>, 'enabled' | 'interlocks
   schedule: string | null;
   /** The service's own: the gain learned from the answered doses (aims/gain.ts); null until 3. */
   learned_gain: number | null;
+  /** The open claim (migration 080): until when no other reader is told to run, and the dose it made. */
+  claim_until: DbTime | null;
+  claim_activation_id: number | null;
+  /** A run a person asked for, in seconds, until its controller's next read claims it (migration 080). */
+  manual_run_seconds: number | null;
 };
 
 /** One interlock of one actuator, in the actuator's order (`position` from 0). */
@@ -126,6 +135,10 @@ export interface ActivationTable {
   reversed: DbBool | null;
   /** How far the reading moved in the corrective direction, as the judging saw it (migration 105); null until judged. */
   moved: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Whether the controller reported the run (migration 080): false for a claim whose report never came (yet). */
+  reported: DefaultedBool;
+  /** A run a person asked for (POST /actuators/{id}/run), not one the decision made. */
+  manual: DefaultedBool;
 }
 
 /** A refill of an actuator's bottle (docs/api.md §15): the stock it was set to, when and by whom. */
@@ -394,13 +407,15 @@ export type StoredActuator = Omit<Selectable<ActuatorTable>, 'enabled' | 'schedu
 /** What an actuator's create and settings update write: no id, none of the service's own state. */
 export type ActuatorFields = Omit<
   StoredActuator,
-  'actuator_id' | 'lockout_since' | 'lockout_reason' | 'lockout_kind' | 'usual_since' | 'unanswered_streak' | 'last_polled' | 'learned_gain'
+  'actuator_id' | 'lockout_since' | 'lockout_reason' | 'lockout_kind' | 'usual_since' | 'unanswered_streak' | 'last_polled' | 'learned_gain' | 'claim_until' | 'claim_activation_id' | 'manual_run_seconds'
 >;
 export type StoredInterlock = Omit<Selectable<ActuatorInterlockTable>, 'actuator_id' | 'position'>;
 /** A dose as the service handles it: activated_at in epoch ms, answered a boolean or null on both stores. */
-export type StoredActivation = Omit<Selectable<ActivationTable>, 'answered' | 'reversed'> & {
+export type StoredActivation = Omit<Selectable<ActivationTable>, 'answered' | 'reversed' | 'reported' | 'manual'> & {
   answered: boolean | null;
   reversed: boolean | null;
+  reported: boolean;
+  manual: boolean;
 };
 /** A refill as the service handles it: refilled_at in epoch ms. */
 export type StoredRefill = Selectable<RefillTable>;

@@ -97,6 +97,10 @@ describe.each(storeKinds())('actuator state and last_activated (%s)', (kind) => 
       });
       await service.patch('/actuators', [{ actuator_id: id, activation_duration: 3 }]);
       expect(await state(id)).toEqual({ activate: true, status: STATUS.ok, reason: REASON.ok, duration: 3, period: 60 });
+      // That answer claimed the dose: until its report (or its run and the grace), other reads are told so.
+      expect(await state(id)).toMatchObject({ activate: false, reason: 'claimed', duration: 3, period: 60 });
+      await markActivated(id);
+      service.clock.now = NOW + 120_000;
       await measure(sensor, 6.0);
       expect(await state(id)).toEqual({ activate: false, status: STATUS.ok, reason: REASON.ok, duration: 3, period: 60 });
     });
@@ -108,7 +112,8 @@ describe.each(storeKinds())('actuator state and last_activated (%s)', (kind) => 
       expect(await state(actuator.actuator_id)).toMatchObject({ activate: true, status: STATUS.ok, reason: REASON.ok });
       service.clock.now = NOW + HOUR + 1;
       expect(await state(actuator.actuator_id)).toMatchObject({ activate: false, status: STATUS.stale, reason: REASON.stale });
-      // A new reading makes it fresh again.
+      // A new reading makes it fresh again; the dose claimed an hour in is reported first.
+      await markActivated(actuator.actuator_id);
       await measure(sensor, 5.0);
       expect(await state(actuator.actuator_id)).toMatchObject({ activate: true, status: STATUS.ok, reason: REASON.ok });
     });

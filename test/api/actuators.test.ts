@@ -38,6 +38,7 @@ const actuatorSafetyDefaults = {
   dose_order: null,
   schedule: null,
   learned_gain: null,
+  controller: 'http',
 };
 type Actuator = typeof pump & { actuator_id: number; actuator_name: string | null; enabled: boolean; last_activated: string };
 

@@ -149,6 +149,8 @@ describe.each(storeKinds())('the dosing decision over HTTP (%s)', (kind) => {
     await t.measure(ph, 7, NOW - 400 * S);
     await t.measure(ph, 7, NOW - 200 * S);
     expect(await t.state(id)).toMatchObject({ reason: 'ok' });
+    // That read claimed a dose; its report closes the claim.
+    await t.ran(id);
     await t.measure(ph, 7, NOW);
     expect(await t.state(id)).toMatchObject({ activate: false, reason: 'stuck' });
     await t.measure(ph, 7.01, NOW);
@@ -184,6 +186,8 @@ describe.each(storeKinds())('the dosing decision over time and across restarts (
       const id = await t.pump(ph, { activation_period: 0 });
       await t.measure(ph, 7);
       expect((await t.state(id)).reason).toBe('ok');
+      // That read claimed a dose (kept across the restart); its report closes the claim.
+      await t.ran(id);
       await service.close();
       service = await startService(kind, { database });
       expect(await t.state(id)).toMatchObject({ activate: false, reason: 'restarted' });

@@ -239,6 +239,8 @@ describe.each(storeKinds())('dosing safety data (%s)', (kind) => {
           response: null,
           reversed: null,
           volume_ml: null,
+          reported: true,
+          manual: false,
         },
         {
           activation_id: expect.any(Number),
@@ -250,6 +252,8 @@ describe.each(storeKinds())('dosing safety data (%s)', (kind) => {
           response: null,
           reversed: null,
           volume_ml: null,
+          reported: true,
+          manual: false,
         },
       ]);
       expect(doses[0].activation_id).toBeGreaterThan(doses[1].activation_id);

@@ -308,12 +308,12 @@ describe.each(storeKinds())('file and command cameras (%s)', (kind) => {
     expect(await serve(`file:${dir}`)).toMatchObject({ status: 200, type: 'image/png', bytes: PNG });
 
     await withService(kind, { PICTURE_SOURCE: `file:${fifo}`, PICTURE_CACHE_MS: '0', PICTURE_TIMEOUT_MS: '200' }, async (service) => {
-      expect((await service.get('/healthz')).body).toEqual({ status: 'ok', picture: 'unknown', backup: null });
+      expect((await service.get('/healthz')).body).toEqual({ status: 'ok', picture: 'unknown', backup: null, dosing: 'ok' });
       // More captures than libuv has pool threads: an open() that waited for a writer would hold one each.
       for (let i = 0; i < 8; i++) expectUnavailable(await getPicture(service));
       const health = await service.get('/healthz');
       expect(health.status).toBe(200);
-      expect(health.body).toEqual({ status: 'ok', picture: 'failing', backup: null });
+      expect(health.body).toEqual({ status: 'ok', picture: 'failing', backup: null, dosing: 'ok' });
 
       const form = (fields: Record<string, string>) => ({
         raw: new URLSearchParams(fields).toString(),
@@ -329,10 +329,10 @@ describe.each(storeKinds())('file and command cameras (%s)', (kind) => {
 
     await withService(kind, { PICTURE_SOURCE: `file:${join(dir, 'b.png')}`, PICTURE_CACHE_MS: '0' }, async (service) => {
       expect(await getPicture(service)).toMatchObject({ status: 200, bytes: PNG });
-      expect((await service.get('/healthz')).body).toEqual({ status: 'ok', picture: 'ok', backup: null });
+      expect((await service.get('/healthz')).body).toEqual({ status: 'ok', picture: 'ok', backup: null, dosing: 'ok' });
     });
     await withService(kind, {}, async (service) => {
-      expect((await service.get('/healthz')).body).toEqual({ status: 'ok', picture: 'none', backup: null });
+      expect((await service.get('/healthz')).body).toEqual({ status: 'ok', picture: 'none', backup: null, dosing: 'ok' });
     });
   });
 

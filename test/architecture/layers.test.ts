@@ -22,6 +22,7 @@ const LAYERS: string[][] = [
     'sensors',
     'actuators',
     'doses',
+    'claims',
     'measurements',
     'history',
     'alerts',

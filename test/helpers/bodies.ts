@@ -63,6 +63,10 @@ export const storedActuatorSafety = {
   dose_order: null,
   schedule: null,
   learned_gain: null,
+  controller: 'http' as const,
+  claim_until: null,
+  claim_activation_id: null,
+  manual_run_seconds: null,
 };
 
 /** A sensor's trust settings (docs/api.md §14), name (§5) and calibration reminder (§15) as a new one has them: for fixtures built by hand. */

@@ -24,7 +24,11 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the dosing decision across instan
     await database?.drop();
   });
 
-  const reasonAt = async (service: TestService, id: number) => (await service.get(`/actuators/${id}/state`)).body.reason as string;
+  /** The pump's decision as the tank's status shows it through that instance: a read that claims no dose. */
+  const reasonAt = async (service: TestService, id: number) =>
+    (await service.get('/prototypes/7/status')).body.actuators.find(
+      (a: { actuator: { actuator_id: number } }) => a.actuator.actuator_id === id,
+    )?.state.reason as string;
 
   it('a dose reported through one instance holds the limit seen through the other; a lockout too', async () => {
     await a.post('/prototypes', { prototype_id: 7, prototype_name: 'tank' });

@@ -115,7 +115,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('live events across service proces
     await admin.connect();
     try {
       const cut = await admin.query(
-        `select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query = 'LISTEN sensorhub_changes'`,
+        `select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and application_name = 'sensorhub-relay'`,
       );
       expect(cut.rowCount).toBe(2);
     } finally {

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseProxy } from '../helpers/db-proxy.js';
+import { eventually } from '../helpers/eventually.js';
 import { startService, type TestService } from '../helpers/service.js';
 import { type ScratchDatabase, scratchDatabase } from '../helpers/stores.js';
 
@@ -41,7 +42,9 @@ describe.runIf(process.env.TEST_DATABASE_URL)('when PostgreSQL goes away and com
 
     await proxy.open();
     expect((await service.get('/prototypes')).status).toBe(200);
-    expect((await service.get('/healthz')).body).toEqual({ status: 'ok', picture: 'none', backup: null });
+    // Dosing stays held until the link to the other instances listens again (with its backoff).
+    await eventually(async () => (await service.get('/healthz')).body.dosing === 'ok', 'the relay to listen again', 20_000);
+    expect((await service.get('/healthz')).body).toEqual({ status: 'ok', picture: 'none', backup: null, dosing: 'ok' });
     expect((await service.post('/measurements', { sensor_id: 1, value: 2 })).status).toBe(200);
   });
 

@@ -35,7 +35,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)(
       await database?.drop();
     });
 
-    const unavailable = { status: 'unavailable', detail: 'Database unavailable', picture: 'none', backup: null };
+    const unavailable = { status: 'unavailable', detail: 'Database unavailable', picture: 'none', backup: null, dosing: 'held' };
 
     it('answers 503 at the statement limit, /healthz by its own shorter limit, and recovers', async () => {
       // Warm the pools and the polled-read paths, so requests meet connections that go silent mid-use.

@@ -19,6 +19,7 @@ import { calibrationsJournalMigration } from './036_calibrations_journal.js';
 import { partitionedMeasurementsMigration } from './070_partitioned_measurements.js';
 import { historyPendingMigration } from './071_history_pending.js';
 import { leasesMigration } from './072_leases.js';
+import { claimsMigration } from './080_claims.js';
 import { doseJudgingMigration } from './085_dose_judging.js';
 import { unusualAlertsMigration } from './086_unusual_alerts.js';
 import { decisionHistoryMigration } from './095_decision_history.js';
@@ -53,6 +54,7 @@ export function migrationProvider(dialect: Dialect, log: MigrationLog = () => {}
     '070_partitioned_measurements': partitionedMeasurementsMigration(dialect.kind, log),
     '071_history_pending': historyPendingMigration(dialect.kind),
     '072_leases': leasesMigration(dialect.kind),
+    '080_claims': claimsMigration(dialect.schema),
     '085_dose_judging': doseJudgingMigration(dialect.schema, dialect.kind),
     '086_unusual_alerts': unusualAlertsMigration(dialect.kind),
     '095_decision_history': decisionHistoryMigration(dialect.schema),

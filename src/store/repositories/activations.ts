@@ -9,10 +9,17 @@ const toActivation = (row: Selectable<ActivationTable>): StoredActivation => ({
   ...row,
   answered: row.answered === null ? null : Boolean(row.answered),
   reversed: row.reversed === null ? null : Boolean(row.reversed),
+  // A row from before migration 080 (a copy's source) has neither: it was a report.
+  reported: row.reported === undefined ? true : Boolean(row.reported),
+  manual: Boolean(row.manual),
 });
 
 /** A dose to record: what was reported, what its sensor read then and the volume it took. */
-export type NewActivation = Omit<StoredActivation, 'activation_id' | 'answered' | 'response' | 'reversed' | 'moved'>;
+export type NewActivation = Omit<StoredActivation, 'activation_id' | 'answered' | 'response' | 'reversed' | 'moved' | 'reported' | 'manual'> & {
+  /** Default true: a run the controller reported. A claim is recorded unreported until its report completes it. */
+  reported?: boolean;
+  manual?: boolean;
+};
 
 /** What a dose adds to the totals of its bucket. */
 export type DoseAmountRow = Pick<StoredActivation, 'activation_id' | 'activated_at' | 'duration' | 'volume_ml'>;
@@ -31,6 +38,8 @@ export function activationRepository(db: Kysely<Database>, dialect: Dialect) {
           answered: null,
           reversed: null,
           volume_ml: dose.volume_ml,
+          reported: dialect.bool(dose.reported ?? true),
+          manual: dialect.bool(dose.manual ?? false),
         })
         .returningAll()
         .executeTakeFirstOrThrow();
@@ -126,6 +135,17 @@ export function activationRepository(db: Kysely<Database>, dialect: Dialect) {
         )
         .orderBy('actuators.actuator_id')
         .execute();
+    },
+
+    /** Marks a claimed dose as reported (its run report came); answers it, undefined when there is none. */
+    async markReported(activationId: number): Promise<StoredActivation | undefined> {
+      const row = await db
+        .updateTable('activations')
+        .set({ reported: dialect.bool(true) })
+        .where('activation_id', '=', activationId)
+        .returningAll()
+        .executeTakeFirst();
+      return row && toActivation(row);
     },
 
     /** The newest answered doses with a known move, newest first: what the learned gain is made of. */

@@ -53,6 +53,7 @@ export function actuatorRepository(db: Kysely<Database>, dialect: Dialect) {
     dose_order: a.dose_order,
     schedule: a.schedule === null ? null : JSON.stringify(a.schedule),
     enabled: dialect.bool(a.enabled),
+    controller: a.controller,
     last_activated: dialect.time(a.last_activated),
   });
 
@@ -202,6 +203,52 @@ export function actuatorRepository(db: Kysely<Database>, dialect: Dialect) {
       const row = await db
         .updateTable('actuators')
         .set(stockMl === undefined ? { last_activated: dialect.time(at) } : { last_activated: dialect.time(at), stock_ml: stockMl })
+        .where('actuator_id', '=', actuatorId)
+        .returningAll()
+        .executeTakeFirst();
+      return row && toActuator(row);
+    },
+
+    /**
+     * Records a claim (docs/safety.md "A dose is a claim"): the run starts at `at` (last_activated),
+     * the claim stays open until `until` for the dose `activationId`, the bottle holds `stockMl`;
+     * a manual run's request is taken with it (`manualDone`). Undefined when the actuator is gone.
+     */
+    async claim(
+      actuatorId: number,
+      claim: { at: number; until: number; activationId: number; stockMl: number | null; manualDone: boolean },
+    ): Promise<StoredActuator | undefined> {
+      const row = await db
+        .updateTable('actuators')
+        .set({
+          last_activated: dialect.time(claim.at),
+          claim_until: dialect.time(claim.until),
+          claim_activation_id: claim.activationId,
+          stock_ml: claim.stockMl,
+          ...(claim.manualDone ? { manual_run_seconds: null } : {}),
+        })
+        .where('actuator_id', '=', actuatorId)
+        .returningAll()
+        .executeTakeFirst();
+      return row && toActuator(row);
+    },
+
+    /** A run report completed the open claim: it is closed, and the period counts from the report. */
+    async completeClaim(actuatorId: number, at: number): Promise<StoredActuator | undefined> {
+      const row = await db
+        .updateTable('actuators')
+        .set({ last_activated: dialect.time(at), claim_activation_id: null, claim_until: null })
+        .where('actuator_id', '=', actuatorId)
+        .returningAll()
+        .executeTakeFirst();
+      return row && toActuator(row);
+    },
+
+    /** Asks for a manual run of `seconds` (null withdraws it); answers the actuator, undefined when gone. */
+    async requestRun(actuatorId: number, seconds: number | null): Promise<StoredActuator | undefined> {
+      const row = await db
+        .updateTable('actuators')
+        .set({ manual_run_seconds: seconds })
         .where('actuator_id', '=', actuatorId)
         .returningAll()
         .executeTakeFirst();

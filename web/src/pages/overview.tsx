@@ -81,6 +81,8 @@ function withReportedDose(doses: ActuatorDoses | undefined, before: Actuator | u
     response: null,
     reversed: null,
     volume_ml: null,
+    reported: true,
+    manual: false,
   };
   return { day: [dose, ...doses.day], newest: dose };
 }
