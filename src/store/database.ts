@@ -69,7 +69,10 @@ type ActuatorAimSetting =
  * The interlocks have a table of their own. The lockout and the count of unanswered doses in a
  * row are the service's own state, never written by a settings update.
  */
-export type ActuatorTable = Omit<Required<ActuatorBase>, 'enabled' | 'interlocks' | 'controller' | ActuatorSafetySetting | ActuatorAimSetting> & {
+export type ActuatorTable = Omit<
+  Required<ActuatorBase>,
+  'enabled' | 'interlocks' | 'controller' | ActuatorSafetySetting | ActuatorAimSetting
+> & {
   [K in Exclude<ActuatorSafetySetting, 'usual_days' | 'usual_window'>]: Exclude<ActuatorBase[K], undefined>;
 } & {
   usual_days: Defaulted<number>;
@@ -407,7 +410,17 @@ export type StoredActuator = Omit<Selectable<ActuatorTable>, 'enabled' | 'schedu
 /** What an actuator's create and settings update write: no id, none of the service's own state. */
 export type ActuatorFields = Omit<
   StoredActuator,
-  'actuator_id' | 'lockout_since' | 'lockout_reason' | 'lockout_kind' | 'usual_since' | 'unanswered_streak' | 'last_polled' | 'learned_gain' | 'claim_until' | 'claim_activation_id' | 'manual_run_seconds'
+  | 'actuator_id'
+  | 'lockout_since'
+  | 'lockout_reason'
+  | 'lockout_kind'
+  | 'usual_since'
+  | 'unanswered_streak'
+  | 'last_polled'
+  | 'learned_gain'
+  | 'claim_until'
+  | 'claim_activation_id'
+  | 'manual_run_seconds'
 >;
 export type StoredInterlock = Omit<Selectable<ActuatorInterlockTable>, 'actuator_id' | 'position'>;
 /** A dose as the service handles it: activated_at in epoch ms, answered a boolean or null on both stores. */

@@ -15,7 +15,10 @@ const toActivation = (row: Selectable<ActivationTable>): StoredActivation => ({
 });
 
 /** A dose to record: what was reported, what its sensor read then and the volume it took. */
-export type NewActivation = Omit<StoredActivation, 'activation_id' | 'answered' | 'response' | 'reversed' | 'moved' | 'reported' | 'manual'> & {
+export type NewActivation = Omit<
+  StoredActivation,
+  'activation_id' | 'answered' | 'response' | 'reversed' | 'moved' | 'reported' | 'manual'
+> & {
   /** Default true: a run the controller reported. A claim is recorded unreported until its report completes it. */
   reported?: boolean;
   manual?: boolean;
