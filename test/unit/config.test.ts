@@ -13,6 +13,7 @@ describe('loadConfig', () => {
       tokenTtlMinutes: 60,
       sessionMaxDays: 30,
       staleAfterMs: 24 * 3600 * 1000,
+      claimGraceMs: 30_000,
       pictureSource: undefined,
       pictureTimeoutMs: 5000,
       pictureCacheMs: 2000,
