@@ -164,6 +164,8 @@ export function claimService({ store, bus, now, log, graceMs, polledState, keptA
     const manualSeconds = kept?.manual_run_seconds ?? null;
     const manual = manualSeconds !== null && manualRunRefusal(base.decision.reason) === null;
     if (!manual && !base.decision.activate) return base;
+    // A timed output's window (lights, irrigation) is re-asserted at every read: not a dose to claim.
+    if (!manual && base.decision.scheduleChangesAt !== undefined) return base;
     // Cut off from the others (dosing shows held while it lasts): another instance may have claimed meanwhile.
     if (!relayUp()) return answerOf(withoutStore(base.decision));
     return claim(actuatorId, base, manual ? manualSeconds : base.decision.duration, manual);

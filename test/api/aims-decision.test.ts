@@ -62,7 +62,7 @@ describe.each(storeKinds())('dosing that aims (%s)', (kind) => {
   const doses = async (id: number) => (await service.get(`/actuators/${id}/activations`)).body as Record<string, any>[];
 
   it('sizes the dose to close 80 % of the gap and shows set point, error and gain', async () => {
-    const { sensor_id, actuator_id } = await tank();
+    const { sensor_id, actuator_id } = await tank({ flow_ml_per_s: 0.5 });
     await read(sensor_id, 7.0, NOW);
     expect(await state(actuator_id)).toEqual({
       activate: true,
@@ -74,11 +74,11 @@ describe.each(storeKinds())('dosing that aims (%s)', (kind) => {
       error: 1,
       gain: 0.05,
     });
-    // The run report records the size it was told, and the volume of that size.
-    await service.patch('/actuators', [{ actuator_id, flow_ml_per_s: 0.5 }]);
-    await state(actuator_id);
+    // The dose claimed is the size told, with the volume of that size; the run report completes it.
     await ran(actuator_id, NOW + 20 * SECOND);
-    expect((await doses(actuator_id))[0]).toMatchObject({ duration: 16, volume_ml: 8 });
+    const recorded = await doses(actuator_id);
+    expect(recorded).toHaveLength(1);
+    expect(recorded[0]).toMatchObject({ duration: 16, volume_ml: 8, reported: true });
   });
 
   it('the band decides: inside it nothing doses; past it the dose is clamped to max_duration', async () => {
@@ -88,6 +88,8 @@ describe.each(storeKinds())('dosing that aims (%s)', (kind) => {
     expect((await state(actuator_id)).error).toBeCloseTo(0.1);
     await read(sensor_id, 6.11, NOW + 101 * SECOND);
     expect(await state(actuator_id)).toMatchObject({ activate: true, duration: 1.76 });
+    // The claim that answer made ends with its run report.
+    await ran(actuator_id, NOW + 101.5 * SECOND);
     await read(sensor_id, 8, NOW + 102 * SECOND);
     expect(await state(actuator_id)).toMatchObject({ activate: true, duration: 10 });
   });
