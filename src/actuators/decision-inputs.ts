@@ -388,7 +388,8 @@ export function decisionInputs({
         actuator_id: id,
         dose_order: other.dose_order as number,
         wouldDose: decision === null ? true : decision.activate,
-        busyUntil: null,
+        // An open claim (claims/) holds it: its run may be going on now.
+        busyUntil: other.claim_until ?? null,
         lastDosedAt: newest,
         mixing: other.response_delay ?? other.activation_period,
         changesAt: input ? nextDecisionChange(input) : null,

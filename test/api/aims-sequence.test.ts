@@ -77,11 +77,13 @@ describe.each(storeKinds())('the dosing sequence (%s)', (kind) => {
     expect(await state(b)).toMatchObject({ activate: true, reason: 'ok' });
     expect(await state(acid)).toMatchObject({ activate: false, reason: 'sequenced' });
 
-    // B runs; pH waits for B's mixing, then doses.
+    // B's dose is the claim the read above made; B runs and reports. pH waits for B's mixing,
+    // counted from that claim, then doses.
+    const bClaimed = service.clock.now as number;
     await ran(b, (t += 125 * SECOND));
-    service.clock.now = t + 119 * SECOND;
+    service.clock.now = bClaimed + 119 * SECOND;
     expect(await state(acid)).toMatchObject({ activate: false, reason: 'sequenced' });
-    service.clock.now = t + 120 * SECOND;
+    service.clock.now = bClaimed + 120 * SECOND;
     expect(await state(acid)).toMatchObject({ activate: true, reason: 'ok' });
   });
 });
