@@ -121,7 +121,7 @@ describe('the journal: sources merged (docs/api.md §15)', () => {
   });
 
   it('the service’s sources, in their order, with the types each yields', () => {
-    expect(JOURNAL_TYPES).toEqual(['note', 'dose', 'refill', 'calibration', 'lockout', 'unlock', 'pause', 'resume']);
+    expect(JOURNAL_TYPES).toEqual(['note', 'dose', 'refill', 'calibration', 'lockout', 'unlock', 'pause', 'resume', 'settings', 'hold']);
     expect(JOURNAL_SOURCES.filter((s) => s.tagged).flatMap((s) => s.types)).toEqual(['note']);
   });
 });
