@@ -127,24 +127,29 @@ describe.each(storeKinds())('decision history (%s)', (kind) => {
     await measure(level, 50);
     await measure(ph, 8);
     await settled(actuator, 2);
-    // Polls decide again and again: nothing is written for them.
-    for (let i = 0; i < 5; i++) expect(ok(await service.get(`/actuators/${actuator}/state`, opts())).activate).toBe(true);
+    // Polls decide again and again: nothing is written for them. The first claims the dose; the
+    // others are told it is claimed, which is no change of the pump's own decision.
+    expect(ok(await service.get(`/actuators/${actuator}/state`, opts())).activate).toBe(true);
+    for (let i = 0; i < 4; i++) expect(ok(await service.get(`/actuators/${actuator}/state`, opts())).reason).toBe('claimed');
     at(T0 + MIN);
+    // The run report comes after the claim's grace (3 s of run + 30 s): the claim stands as a dose
+    // of its own, unreported, and the report records a second one. The period from the claim ends
+    // as the report comes: the limit holds it for that instant, then the report starts the period again.
     ok(await service.patch(`/actuators/${actuator}/last_activated`, undefined, opts()));
-    await settled(actuator, 3);
+    await settled(actuator, 5);
     // The period elapses by itself: the limit of one dose an hour holds it.
     at(T0 + 2 * MIN);
-    await settled(actuator, 4);
+    await settled(actuator, 6);
     at(T0 + 10 * MIN);
     await measure(level, 10);
-    await settled(actuator, 5);
+    await settled(actuator, 7);
     at(T0 + 40 * MIN);
     await measure(level, 50);
     await measure(ph, 8);
-    await settled(actuator, 6);
+    await settled(actuator, 8);
     // The limit's window frees at 03:01; the pH reading of 02:40 turns stale at 03:40.
     at(T0 + 101 * MIN);
-    const changes = await settled(actuator, 8);
+    const changes = await settled(actuator, 10);
 
     expect(changes.map((c) => [c.at, c.reason, c.activate])).toEqual([
       // Stale once older than stale_after: a millisecond after the hour.
@@ -154,6 +159,9 @@ describe.each(storeKinds())('decision history (%s)', (kind) => {
       [iso(T0 + 10 * MIN), 'interlock', false],
       [iso(T0 + 2 * MIN), 'limit', false],
       [iso(T0 + MIN), 'waiting', false],
+      [iso(T0 + MIN), 'limit', false],
+      // The claim counts as the dose: its period starts at once.
+      [iso(T0), 'waiting', false],
       [iso(T0), 'ok', true],
       [iso(T0 - 2 * MIN), 'no_measurement', false],
     ]);
@@ -171,7 +179,7 @@ describe.each(storeKinds())('decision history (%s)', (kind) => {
     const next = await history(actuator, `?limit=3&before=${first[2].at}`);
     expect(next.map((c) => c.reason)).toEqual(['interlock', 'limit', 'waiting']);
     const windowed = await history(actuator, `?start_time=${iso(T0 + MIN)}&end_time=${iso(T0 + 61 * MIN)}`);
-    expect(windowed.map((c) => c.reason)).toEqual(['limit', 'interlock', 'limit', 'waiting']);
+    expect(windowed.map((c) => c.reason)).toEqual(['limit', 'interlock', 'limit', 'waiting', 'limit']);
 
     // The journal shows the holds as spans, when asked for them: each ends where the next change began.
     const holds = ok(await service.get<JournalEntry[]>(`/prototypes/${prototype_id}/journal?type=hold`, opts()));
@@ -190,7 +198,7 @@ describe.each(storeKinds())('decision history (%s)', (kind) => {
     const page2 = ok(
       await service.get<JournalEntry[]>(`/prototypes/${prototype_id}/journal?type=dose,hold&before=${both[1].cursor}`, opts()),
     );
-    expect(page2.map((e) => e.type)).toEqual(['hold', 'hold', 'dose', 'hold']);
+    expect(page2.map((e) => e.type)).toEqual(['hold', 'hold', 'dose', 'dose', 'hold']);
   });
 
   it('names who unlocked the pump on the change the unlock caused', async () => {

@@ -61,7 +61,12 @@ export function decisionRepository(db: Kysely<Database>, dialect: Dialect) {
           ),
         )
         .where('sensors.prototype_id', '=', prototypeId)
-        .where('actuator_decisions.reason', 'not in', [...except]);
+        .where('actuator_decisions.reason', 'not in', [...except])
+        // A hold another change replaced at the same instant held nothing: no span of no length.
+        .where(
+          sql<boolean>`not exists (select 1 from actuator_decisions n where n.actuator_id = actuator_decisions.actuator_id
+            and n.decision_id > actuator_decisions.decision_id and n.at <= actuator_decisions.at)`,
+        );
       const rows = await paged(query, { at: 'actuator_decisions.at', id: 'actuator_decisions.decision_id' }, page, dialect).execute();
       return rows.map((row) => ({ ...toDecision(row), sensor_id: row.sensor_id, until: row.until === null ? null : toMs(row.until) }));
     },
