@@ -70,6 +70,8 @@ describe.each(storeKinds())('the journal (%s)', (kind) => {
       activation_duration: 3,
       response_delay: 10,
       lockout_after: 2,
+      // An explicit threshold judges each dose on the one late reading given here.
+      min_response: 0,
       flow_ml_per_s: 0.5,
       stock_ml: 100,
     });
