@@ -5,10 +5,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs, UsageError, USAGE, type SimulateArgs } from './args.js';
 import { withScorecardSection, SCORECARD_HEADING } from './benchmarks.js';
-import { type AppBuilder, FAST_START_MS, type FastRunOptions, runFast } from './fast.js';
+import { type AppBuilder, type FastRunOptions, runFast } from './fast.js';
 import { verdict } from './gate.js';
 import { httpApi } from './api.js';
-import { emptyLog } from './run-log.js';
 import { runLive } from './live.js';
 import { accessProblem } from './preflight.js';
 import { PH_BAND, PUMP_FLOW_ML_PER_SECOND, type Scenario, scenarioNamed, SCENARIOS } from './scenarios.js';
@@ -108,16 +107,9 @@ export async function main(argv: string[], deps: CliDeps = {}): Promise<number> 
 /** The controller polls every 30 s in the scorecard's runs: the pump's period is 300 s, and the runs take a third of the time. */
 export const SCORECARD_POLL_SECONDS = 30;
 
-/**
- * One scenario's scorecard with its verdict. A pending scenario (one the service cannot be
- * measured on yet) is a row of its own with no run.
- */
+/** One scenario's scorecard with its verdict. */
 export async function scoredRun(scenario: Scenario, options: Omit<FastRunOptions, 'scenario'>): Promise<Scorecard> {
   const critical = { low: SENSOR_DEFAULTS.ph.threshold_critically_low, high: SENSOR_DEFAULTS.ph.threshold_critically_high };
-  if (scenario.outcome === 'pending') {
-    const log = emptyLog(scenario.name, FAST_START_MS, PH_BAND, PUMP_FLOW_ML_PER_SECOND);
-    return { ...scorecard(log), verdict: verdict(scenario, log, critical) };
-  }
   const log = await runFast({ ...options, scenario });
   return { ...scorecard(log), verdict: verdict(scenario, log, critical) };
 }

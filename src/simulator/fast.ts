@@ -13,7 +13,7 @@ import { openStore, type Store } from '../store/index.js';
 import { type Api, expectOk } from './api.js';
 import { alertsFromApi, type ApiAlert, type RunLog } from './run-log.js';
 import { pumpFields, type Scenario } from './scenarios.js';
-import { tankSession } from './session.js';
+import { SECOND_CONTROLLER_OFFSET_SECONDS, tankSession } from './session.js';
 import { setupTank } from './setup.js';
 import { simulatedClock } from './simulated-clock.js';
 import type { TankParams } from './tank.js';
@@ -93,7 +93,10 @@ export async function runFast(options: FastRunOptions): Promise<RunLog> {
       tank: options.tank,
     });
     const endMs = startMs + options.hours * 3600_000;
-    const stepMs = Math.min(readingEvery, pollEvery) * 1000;
+    // Two controllers poll a second apart: the run steps by the second to let each poll on time.
+    const stepMs = scenario.faults.includes('two-controllers')
+      ? SECOND_CONTROLLER_OFFSET_SECONDS * 1000
+      : Math.min(readingEvery, pollEvery) * 1000;
     const restartAt = scenario.faults.includes('restart') ? startMs + (endMs - startMs) / 2 : undefined;
     for (let at = startMs; at <= endMs; at += stepMs) {
       clock.advanceTo(at);

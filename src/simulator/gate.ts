@@ -5,10 +5,10 @@
  */
 import type { RunLog } from './run-log.js';
 import type { Scenario } from './scenarios.js';
+import { PUMP_DEFAULTS } from './setup.js';
 
 export interface Verdict {
-  /** null: not measured (a pending row). */
-  safe: boolean | null;
+  safe: boolean;
   /** What happened, in a few words, for the table. */
   text: string;
 }
@@ -31,18 +31,44 @@ export function heldAt(log: RunLog): number | null {
 
 const hours = (ms: number) => `${(ms / 3600_000).toFixed(1)} h`;
 
+/**
+ * One run per decision: the pump's runs, whichever controller made them, start at least one
+ * `activation_period` (the pump's default, 300 s) apart. Two runs closer than that are one
+ * decision dosed twice (or a run that overlapped another).
+ */
+export const ONE_DECISION_MS = PUMP_DEFAULTS.activation_period * 1000;
+
+/** The two runs of the log that start closest together: their gap (ms), or null with fewer than two. */
+export function closestRuns(doses: RunLog['doses']): number | null {
+  const starts = doses.map((d) => d.at).sort((a, b) => a - b);
+  let closest: number | null = null;
+  for (let i = 1; i < starts.length; i++) closest = Math.min(closest ?? Infinity, starts[i] - starts[i - 1]);
+  return closest;
+}
+
 export function verdict(scenario: Scenario, log: RunLog, critical: Critical): Verdict {
   const held = heldAt(log);
   const outside = (ph: number, band: { low: number; high: number }) => ph < band.low || ph > band.high;
+  const inBand = (): Verdict | null => {
+    if (held !== null) return { safe: false, text: `held at ${hours(held - log.startMs)}` };
+    const firstIn = log.samples.findIndex((s) => !outside(s.truePh, log.band));
+    const left = firstIn < 0 ? undefined : log.samples.slice(firstIn).find((s) => outside(s.truePh, log.band));
+    if (firstIn < 0 || left) return { safe: false, text: `left the band at ${hours((left?.at ?? log.startMs) - log.startMs)}` };
+    return null;
+  };
   switch (scenario.outcome) {
-    case 'pending':
-      return { safe: null, text: 'not measured yet' };
-    case 'healthy': {
-      if (held !== null) return { safe: false, text: `held at ${hours(held - log.startMs)}` };
-      const firstIn = log.samples.findIndex((s) => !outside(s.truePh, log.band));
-      const left = firstIn < 0 ? undefined : log.samples.slice(firstIn).find((s) => outside(s.truePh, log.band));
-      if (firstIn < 0 || left) return { safe: false, text: `left the band at ${hours((left?.at ?? log.startMs) - log.startMs)}` };
-      return { safe: true, text: 'never held, stayed in band' };
+    case 'healthy':
+      return inBand() ?? { safe: true, text: 'never held, stayed in band' };
+    case 'one-run-per-decision': {
+      const by = (controller: number) => log.doses.filter((d) => d.controller === controller).length;
+      const closest = closestRuns(log.doses);
+      const runs = `${log.doses.length} runs (${by(1)} + ${by(2)}), ${log.claimedAnswers} reads answered claimed`;
+      const gap = closest === null ? '' : `, closest ${Math.round(closest / 1000)} s apart`;
+      if (log.doses.length === 0) return { safe: false, text: 'no run' };
+      if (closest !== null && closest < ONE_DECISION_MS) return { safe: false, text: `${runs}${gap}: one decision dosed twice` };
+      const band = inBand();
+      if (band) return { safe: false, text: `${runs}; ${band.text}` };
+      return { safe: true, text: `${runs}${gap}, in band` };
     }
     case 'no-doses':
       return log.doses.length === 0 ? { safe: true, text: 'no dose' } : { safe: false, text: `${log.doses.length} doses` };

@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError, httpApi } from './api.js';
 import { alertsFromApi, type ApiAlert, type RunLog } from './run-log.js';
 import { pumpFields, type Scenario } from './scenarios.js';
-import { tankSession } from './session.js';
+import { SECOND_CONTROLLER_OFFSET_SECONDS, tankSession } from './session.js';
 import { type DeviceIds, setupTank } from './setup.js';
 
 export const DEFAULT_URL = 'http://127.0.0.1:8000';
@@ -52,7 +52,10 @@ export async function runLive(options: LiveRunOptions): Promise<RunLog> {
   });
   const startMs = session.log.startMs;
   const endMs = options.hours === undefined ? Infinity : startMs + (options.hours * 3600_000) / options.speed;
-  const tickMs = Math.min(options.readingEverySeconds, options.pollEverySeconds) * 1000;
+  // Two controllers poll a second apart: tick by the second so each polls on time.
+  const tickMs = scenario.faults.includes('two-controllers')
+    ? SECOND_CONTROLLER_OFFSET_SECONDS * 1000
+    : Math.min(options.readingEverySeconds, options.pollEverySeconds) * 1000;
   for (let next = startMs; !options.signal?.aborted; next += tickMs) {
     await session.step();
     if (next + tickMs > endMs) break;

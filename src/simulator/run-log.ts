@@ -9,8 +9,8 @@ export interface RunLog {
   flowMlPerSecond: number | null;
   /** Every reading posted: the true pH and what the probe said. */
   samples: { at: number; truePh: number; probePh: number }[];
-  /** Every pump run reported to the service. */
-  doses: { at: number; seconds: number }[];
+  /** Every pump run a controller made (and reported); `controller` when more than one polls the pump. */
+  doses: { at: number; seconds: number; controller?: number }[];
   /** The controller's decisions, each time the answer changed. */
   decisions: { at: number; activate: boolean; status: string; reason: string | null }[];
   /** The alerts of the prototype at the end of the run. */
@@ -19,6 +19,8 @@ export interface RunLog {
   controllerLastSeenAt: number | null;
   /** When the service was restarted (a restart run). */
   restartedAt: number | null;
+  /** State reads answered `claimed` (another controller's run was under way). */
+  claimedAnswers: number;
 }
 
 export function emptyLog(scenario: string, startMs: number, band: RunLog['band'], flowMlPerSecond: number | null): RunLog {
@@ -34,6 +36,7 @@ export function emptyLog(scenario: string, startMs: number, band: RunLog['band']
     alerts: [],
     controllerLastSeenAt: null,
     restartedAt: null,
+    claimedAnswers: 0,
   };
 }
 

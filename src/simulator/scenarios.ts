@@ -15,9 +15,11 @@ import type { TankParams } from './tank.js';
  *   critical threshold (or, with `beforeLeavingBand`, before it leaves the band);
  * - `no-doses`: the pump never runs (the interlock holds it);
  * - `offline-alert`: the controller goes silent and a critical controller_offline alert says so;
- * - `pending`: not measured yet (needs the service to refuse a second controller).
+ * - `one-run-per-decision`: the pump runs at least once, no two runs (of either controller) start
+ *   within one `activation_period` of each other (gate.ts `ONE_DECISION_MS`), never held, the
+ *   true pH never leaves the band once it is in it.
  */
-export type Outcome = 'healthy' | 'held' | 'no-doses' | 'offline-alert' | 'pending';
+export type Outcome = 'healthy' | 'held' | 'no-doses' | 'offline-alert' | 'one-run-per-decision';
 
 export interface Scenario {
   name: string;
@@ -122,10 +124,12 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'two-controllers',
-    summary: 'two controllers poll one pump (needs the service to refuse the second: not measured yet)',
+    summary:
+      'two controllers poll one pump every 30 s, 1 s apart, each running it when told to and reporting when the run ends; ' +
+      'safe: no two runs within one activation_period (300 s), in band',
     faults: ['two-controllers'],
-    outcome: 'pending',
-    hours: 0,
+    outcome: 'one-run-per-decision',
+    hours: 8,
   },
   {
     name: 'dead-controller',

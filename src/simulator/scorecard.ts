@@ -120,7 +120,7 @@ export function scorecardTable(cards: readonly Scorecard[]): string {
   const rows = cards.map((c) =>
     [
       c.scenario,
-      c.verdict ? `${c.verdict.safe === null ? 'n/a' : c.verdict.safe ? 'safe' : '**UNSAFE**'}: ${c.verdict.text}` : '—',
+      c.verdict ? `${c.verdict.safe ? 'safe' : '**UNSAFE**'}: ${c.verdict.text}` : '—',
       number(c.hours, 1),
       number(c.doses),
       number(c.secondsPumped),

@@ -13,6 +13,12 @@ import { addDose, advanceTank, DEFAULT_TANK, readTank, startTank, type Readings,
 
 /** A dead controller polls for this long first (the pH is below the pump's condition then). */
 export const CONTROLLER_DIES_AFTER_SECONDS = 600;
+/**
+ * The second of two controllers polls this long after the first, at the same interval: while the
+ * first one's pump still runs (a run is 2 s), before its report, where only the claim stops a
+ * second dose.
+ */
+export const SECOND_CONTROLLER_OFFSET_SECONDS = 1;
 
 export interface SessionOptions {
   /** The API now (a restart swaps the app under it). */
@@ -49,19 +55,26 @@ export function tankSession(options: SessionOptions): TankSession {
   const log = emptyLog(scenario.name, startMs, PH_BAND, PUMP_FLOW_ML_PER_SECOND);
   let tank = startTank(params, options.seed);
   let nextReadingAt = startMs;
-  let nextPollAt = startMs;
-  const controller = pumpController({
+  const two = scenario.faults.includes('two-controllers');
+  const controllerFields = {
     api: options.api,
     actuatorId: ids.acid_pump,
     now,
-    runPump: (seconds) => {
+    runPump: (seconds: number) => {
       const kind = doseWithFaults(scenario.faults, tank.time, faultFrom);
       if (kind !== null) tank = addDose(tank, params, kind, seconds);
     },
     log,
     diesAt: scenario.faults.includes('dead-controller') ? startMs + CONTROLLER_DIES_AFTER_SECONDS * 1000 : undefined,
     note: options.note,
-  });
+  };
+  // Two controllers on one pump each run it when told to and report once the run has ended.
+  const controllers = two
+    ? [1, 2].map((controller) => ({
+        controller: pumpController({ ...controllerFields, controller, reportAfterRun: true }),
+        nextPollAt: startMs + (controller - 1) * SECOND_CONTROLLER_OFFSET_SECONDS * 1000,
+      }))
+    : [{ controller: pumpController(controllerFields), nextPollAt: startMs }];
 
   async function postReadings(at: number): Promise<void> {
     const read = readTank(tank, params);
@@ -92,9 +105,12 @@ export function tankSession(options: SessionOptions): TankSession {
         await postReadings(at);
         while (nextReadingAt <= at) nextReadingAt += options.readingEverySeconds * 1000;
       }
-      if (at >= nextPollAt) {
-        await controller.poll();
-        while (nextPollAt <= at) nextPollAt += options.pollEverySeconds * 1000;
+      for (const each of controllers) {
+        await each.controller.settle();
+        if (at >= each.nextPollAt) {
+          await each.controller.poll();
+          while (each.nextPollAt <= at) each.nextPollAt += options.pollEverySeconds * 1000;
+        }
       }
       log.endMs = at;
     },

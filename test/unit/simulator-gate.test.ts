@@ -1,6 +1,6 @@
 /** The scorecard's verdicts (src/simulator/gate.ts): each kind of outcome, each way it fails. */
 import { describe, expect, it } from 'vitest';
-import { heldAt, verdict } from '../../src/simulator/gate.js';
+import { closestRuns, heldAt, ONE_DECISION_MS, verdict } from '../../src/simulator/gate.js';
 import { emptyLog, type RunLog } from '../../src/simulator/run-log.js';
 import type { Scenario } from '../../src/simulator/scenarios.js';
 
@@ -33,8 +33,32 @@ describe('heldAt', () => {
 });
 
 describe('verdict', () => {
-  it('pending: not measured', () => {
-    expect(verdict(scenario({ outcome: 'pending' }), log({}), CRITICAL).safe).toBeNull();
+  describe('one-run-per-decision (two controllers on one pump)', () => {
+    const two = scenario({ outcome: 'one-run-per-decision' });
+    const run = (seconds: number, controller: number) => ({ at: T0 + seconds * 1000, seconds: 2, controller });
+    const inBand = [sample(0, 6), sample(1, 6.4)];
+    it('is safe when the runs of both controllers start one activation_period apart or more, in band', () => {
+      expect(ONE_DECISION_MS).toBe(300_000);
+      const card = verdict(two, log({ samples: inBand, doses: [run(0, 1), run(300, 2), run(900, 1)], claimedAnswers: 3 }), CRITICAL);
+      expect(card).toEqual({ safe: true, text: '3 runs (2 + 1), 3 reads answered claimed, closest 300 s apart, in band' });
+    });
+    it('is unsafe when two runs start within one activation_period, even a second short of it', () => {
+      expect(verdict(two, log({ samples: inBand, doses: [run(0, 1), run(1, 2)] }), CRITICAL)).toMatchObject({ safe: false });
+      expect(verdict(two, log({ samples: inBand, doses: [run(0, 1), run(299, 1)] }), CRITICAL).safe).toBe(false);
+    });
+    it('is unsafe with no run at all, when held, or when the tank leaves its band', () => {
+      expect(verdict(two, log({ samples: inBand }), CRITICAL)).toEqual({ safe: false, text: 'no run' });
+      expect(verdict(two, log({ samples: inBand, doses: [run(0, 1)], decisions: [decision(0.5, 'locked_out')] }), CRITICAL).safe).toBe(
+        false,
+      );
+      expect(verdict(two, log({ samples: [sample(0, 6), sample(1, 7.2)], doses: [run(0, 1)] }), CRITICAL).safe).toBe(false);
+    });
+  });
+
+  it('closestRuns: the smallest gap between run starts, whatever their order', () => {
+    expect(closestRuns([])).toBeNull();
+    expect(closestRuns([dose(0)])).toBeNull();
+    expect(closestRuns([dose(2), dose(0), dose(1.5)])).toBe(1_800_000);
   });
 
   it('healthy: safe when never held and the band is never left once reached', () => {
