@@ -87,7 +87,7 @@ export function ActuatorRecords({ actuator, onChanged }: Props) {
       </dd>
       {usualLine && (
         <>
-          <dt>Usual</dt>
+          <dt>Consumption</dt>
           <dd
             class={`usual tone-${usualLine.tone}`}
             data-ratio={usual?.ratio ?? undefined}
