@@ -13,6 +13,7 @@ import type {
   NoteQuery,
 } from './records';
 import type { Actuator } from './types';
+import { usualFromHeaders, type UsualDosing } from '../domain/usual';
 
 export const journalCsvPath = (prototypeId: number) => `/prototypes/${prototypeId}/journal.csv`;
 
@@ -20,6 +21,11 @@ export const recordsApi = {
   /** Dose totals per hour or day, ascending. */
   doseBuckets: (actuatorId: number, query: DoseBucketQuery) =>
     sendJson<DoseBucket[]>('GET', `/actuators/${actuatorId}/doses`, { query: { ...query } }),
+  /** The same totals with the usual dosing the service answers beside them (null from a service that does not). */
+  doseTotals: async (actuatorId: number, query: DoseBucketQuery): Promise<{ buckets: DoseBucket[]; usual: UsualDosing | null }> => {
+    const response = await send('GET', `/actuators/${actuatorId}/doses`, { query: { ...query } });
+    return { buckets: (await response.json()) as DoseBucket[], usual: usualFromHeaders(response.headers) };
+  },
   /** Sets the bottle's content (and clears a `stock_low` alert). */
   refill: (actuatorId: number, stockMl: number) =>
     sendJson<Actuator>('POST', `/actuators/${actuatorId}/refill`, { json: { stock_ml: stockMl } }),

@@ -13,6 +13,7 @@ import {
   pollText,
   unansweredWarning,
 } from '../domain/dosing';
+import { expectedEffectText } from '../domain/usual';
 import { actuatorName, CONDITION_LABELS, SENSOR_TYPE_LABELS, sensorName } from '../domain/labels';
 import { localizeInstants } from '../domain/local-time';
 import { useNow } from '../state/clock';
@@ -29,6 +30,8 @@ export interface ActuatorDoses {
   day: ActivationRecord[];
   /** The newest dose of all time; null when none was ever recorded (the pump never ran). */
   newest: ActivationRecord | null;
+  /** The newest doses of all time (up to 200), newest first: what a dose's effect is learned from. */
+  recent: ActivationRecord[];
 }
 
 interface Props {
@@ -82,6 +85,8 @@ export function ActuatorCard({ actuator, state, doses, sensor, paused, nowMs, on
   const summary = doses && doseSummary(doses.day, actuator, nowMs);
   // A stuck probe looks like an idle pump: the doses that moved nothing say otherwise, before the lockout.
   const unanswered = doses && unansweredWarning(doses.day, actuator.lockout_after, sensorLabel);
+  // The move a dose should make against the one last seen: a probe that stopped answering shows here first.
+  const effect = doses && expectedEffectText(doses.recent, actuator.activation_duration, sensorLabel);
   const poll = pollText(actuator, nowMs);
   const neverRun = doses ? hasNeverRun(doses.newest) : false;
   return (
@@ -133,6 +138,14 @@ export function ActuatorCard({ actuator, state, doses, sensor, paused, nowMs, on
             'loading…'
           )}
         </dd>
+        {effect && (
+          <>
+            <dt>Effect</dt>
+            <dd class="effect" data-expected={effect.expected} data-last={effect.last ?? undefined}>
+              {effect.text}
+            </dd>
+          </>
+        )}
         <ActuatorRecords actuator={actuator} onChanged={onChanged} />
         <dt>Controller</dt>
         <dd class={`poll${poll.offline ? ' offline' : ''}`}>{poll.text}</dd>

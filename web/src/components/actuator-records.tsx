@@ -6,6 +6,7 @@ import { useDashboard } from '../context';
 import { actuatorName } from '../domain/labels';
 import { parseNumbers } from '../domain/numbers';
 import { bottleLevel, mlText, refillSuggestion, type VolumeTotals, volumeText, volumeTotals, volumeWindow } from '../domain/volumes';
+import { usualText, type UsualDosing } from '../domain/usual';
 import { FormError, NumberField } from './fields';
 import { Modal } from './modal';
 
@@ -20,21 +21,32 @@ interface Props {
 
 /**
  * An actuator card's records (docs/api.md §15), as rows of its facts: the millilitres dosed today
- * and over seven days (`GET /actuators/{id}/doses`, read again after each run), and the bottle's
+ * and over seven days (`GET /actuators/{id}/doses`, read again after each run) with the usual
+ * amount against the recent one (that answer's headers), and the bottle's
  * level against its low mark with *Refill*.
  */
 export function ActuatorRecords({ actuator, onChanged }: Props) {
   const { prototype } = useDashboard();
   const [totals, setTotals] = useState<VolumeTotals | null>(null);
+  const [usual, setUsual] = useState<UsualDosing | null>(null);
   const [lastRefill, setLastRefill] = useState<number | null>(null);
   const id = actuator.actuator_id;
 
   useEffect(() => {
     let current = true;
     const { startMs, todayMs } = volumeWindow(Date.now());
-    recordsApi.doseBuckets(id, { bucket: '1h', start_time: new Date(startMs).toISOString() }).then(
-      (buckets) => current && setTotals(volumeTotals(buckets, todayMs, startMs)),
-      () => current && setTotals(null),
+    // One read per run: the totals, and the usual dosing in the same answer's headers.
+    recordsApi.doseTotals(id, { bucket: '1h', start_time: new Date(startMs).toISOString() }).then(
+      ({ buckets, usual: learned }) => {
+        if (!current) return;
+        setTotals(volumeTotals(buckets, todayMs, startMs));
+        setUsual(learned);
+      },
+      () => {
+        if (!current) return;
+        setTotals(null);
+        setUsual(null);
+      },
     );
     return () => {
       current = false;
@@ -56,6 +68,8 @@ export function ActuatorRecords({ actuator, onChanged }: Props) {
   }, [prototype.prototype_id, id]);
 
   const words = totals && volumeText(totals, actuator.flow_ml_per_s);
+  // A drifting probe makes a pump dose ever more while each dose looks answered: the usual amount shows it.
+  const usualLine = usualText(usual, actuator.unusual_factor);
   const level = bottleLevel({ stock_ml: actuator.stock_ml ?? null, stock_low_ml: actuator.stock_low_ml ?? null }, lastRefill);
   return (
     <>
@@ -71,6 +85,18 @@ export function ActuatorRecords({ actuator, onChanged }: Props) {
           'loading…'
         )}
       </dd>
+      {usualLine && (
+        <>
+          <dt>Consumption</dt>
+          <dd
+            class={`usual tone-${usualLine.tone}`}
+            data-ratio={usual?.ratio ?? undefined}
+            title={`Learned from ${usual?.days} days with doses`}
+          >
+            {usualLine.text}
+          </dd>
+        </>
+      )}
       <dt>Bottle</dt>
       <dd class={`bottle state-${level?.state ?? 'untracked'}`} data-stock-ml={level?.stockMl}>
         {level ? (

@@ -55,12 +55,22 @@ interface Snapshot {
 /** At most this many doses of the last 24 h are read per actuator (the service's page limit). */
 const DOSES_READ = 1000;
 
-/** The last day's doses, and when there is none, whether there ever was one (never run). */
+/** The newest doses read per actuator: what the service learns a dose's effect from. */
+const NEWEST_READ = 200;
+
+/**
+ * The newest doses (for the effect, and whether it ever ran) and the last day's: one request
+ * when the newest already reach back a day, else a second for the day.
+ */
 async function loadDoses(actuatorId: number): Promise<ActuatorDoses> {
-  const day = await api.activations(actuatorId, { start_time: new Date(Date.now() - DAY_MS).toISOString(), limit: DOSES_READ });
-  if (day.length > 0) return { day, newest: day[0] };
-  const [newest] = await api.activations(actuatorId, { limit: 1 });
-  return { day, newest: newest ?? null };
+  const recent = await api.activations(actuatorId, { limit: NEWEST_READ });
+  const dayStart = Date.now() - DAY_MS;
+  const oldest = recent.at(-1);
+  const coversDay = recent.length < NEWEST_READ || (oldest !== undefined && Date.parse(oldest.activated_at) < dayStart);
+  const day = coversDay
+    ? recent.filter((dose) => Date.parse(dose.activated_at) >= dayStart)
+    : await api.activations(actuatorId, { start_time: new Date(dayStart).toISOString(), limit: DOSES_READ });
+  return { day, newest: recent[0] ?? null, recent };
 }
 
 async function loadAllDoses(actuators: ActuatorView[]): Promise<Map<number, ActuatorDoses>> {
@@ -84,7 +94,7 @@ function withReportedDose(doses: ActuatorDoses | undefined, before: Actuator | u
     reported: true,
     manual: false,
   };
-  return { day: [dose, ...doses.day], newest: dose };
+  return { day: [dose, ...doses.day], newest: dose, recent: [dose, ...doses.recent] };
 }
 
 /** The service lists at most this many at once; a tank with more has other troubles. */
@@ -210,7 +220,7 @@ export function OverviewPage() {
           const next = withReportedDose(doses.get(id), before, change.actuator);
           if (next) doses.set(id, next);
           // A new actuator: no dose yet, so it never ran.
-          else if (!before) doses.set(id, { day: [], newest: null });
+          else if (!before) doses.set(id, { day: [], newest: null, recent: [] });
           return { ...current, actuators: applyActuatorChange(current.actuators, change), doses };
         }),
       prototype: (change) => {
