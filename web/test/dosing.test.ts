@@ -17,7 +17,7 @@ import {
 } from '../src/domain/dosing';
 import { interlockRows, parseInterlocks } from '../src/domain/interlocks';
 import { optionalText, parseOptionalNumbers } from '../src/domain/numbers';
-import { REASONS } from '../../src/safety/reasons.js';
+import { CLAIM_REASONS, REASONS } from '../../src/safety/reasons.js';
 
 const NOW = Date.parse('2025-06-01T12:00:00Z');
 const ago = (ms: number) => new Date(NOW - ms).toISOString();
@@ -26,7 +26,7 @@ const MIN = 60_000;
 describe('decisionWords', () => {
   it('says each reason code in words', () => {
     // Every code the service's decision can answer with that holds a pump back.
-    const codes = REASONS.filter((reason) => reason !== 'ok');
+    const codes = [...REASONS.filter((reason) => reason !== 'ok'), ...CLAIM_REASONS];
     const texts = codes.map((reason) => decisionWords({ reason, status: 'x', activate: false }).text);
     expect(new Set(texts).size).toBe(codes.length);
     for (const text of texts) expect(text).not.toContain('x');

@@ -37,6 +37,10 @@ const REASON_WORDS: Record<string, { text: string; detail?: boolean; tone: Decis
   waiting: { text: 'Waiting: the period since the last run has not passed', tone: 'ok' },
   zero_duration: { text: 'Idle: its run lasts 0 s', tone: 'unknown' },
   limit: { text: 'Held by a dose limit', detail: true, tone: 'blocked' },
+  unusual: { text: "Held: it doses far more than usual; check the probe's calibration", detail: true, tone: 'blocked' },
+  sequenced: { text: 'Waiting its turn: another part of the tank doses first', detail: true, tone: 'ok' },
+  claimed: { text: 'Dose under way: a controller was told to run it', tone: 'active' },
+  store_unavailable: { text: 'Held: the dose could not be recorded, so the pump waits', tone: 'blocked' },
 };
 
 /**
