@@ -159,7 +159,9 @@ describe('the probe of this process', () => {
       // GC entries are delivered after the collection, on a later turn of the loop.
       const deadline = Date.now() + 10_000;
       while (forced.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(forced).toEqual([constants.NODE_PERFORMANCE_GC_MAJOR]);
+      // Every forced collection is a full one (another of this worker's may land in the same window).
+      expect(forced.length).toBeGreaterThan(0);
+      expect(new Set(forced)).toEqual(new Set([constants.NODE_PERFORMANCE_GC_MAJOR]));
     } finally {
       observer.disconnect();
     }
