@@ -26,8 +26,15 @@ function queryStart(url: string): number {
   return hash < 0 ? question : Math.min(question, hash);
 }
 
-/** The URL as it may be logged: the value of every parameter whose name decodes to `access_token` replaced. */
-export function withoutToken(url: string): string {
+/** An acknowledge link's token is a path segment: it acknowledges an alert without logging in. */
+const ACK_LINK = /^(\/notifications\/ack\/)[^/?#]+/i;
+
+/**
+ * The URL as it may be logged: the value of every parameter whose name decodes to `access_token`
+ * replaced, and an acknowledge link's token.
+ */
+export function withoutToken(raw: string): string {
+  const url = raw.replace(ACK_LINK, '$1[redacted]');
   if (!MAY_NAME_TOKEN.test(url)) return url;
   const start = queryStart(url);
   if (start < 0) return url;

@@ -245,6 +245,21 @@ describe.each(storeKinds())('notifications delivered (%s)', (kind) => {
     expect((await svc.get(`/notifications/channels/${phone}`)).text).not.toContain('tk_');
   });
 
+  it("never writes an acknowledge link's token to the log", async () => {
+    const lines: string[] = [];
+    const { svc, ntfy, measure, channel } = await setUp(NOW, lines);
+    await channel({ type: 'ntfy', name: 'Phone', url: ntfy.url, topic: 'tanks' });
+    await measure(45);
+    const [n] = await ntfy.waitFor(1);
+    const path = new URL(n.body.actions[0].url).pathname;
+    const token = path.split('/').pop()!;
+    expect((await svc.get(path)).status).toBe(200);
+    const used = await svc.request('POST', path, { raw: '', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(used.status).toBe(200);
+    await eventually(() => lines.filter((line) => line.includes('/notifications/ack/[redacted]')).length >= 2, 'both requests logged');
+    expect(lines.join('\n')).not.toContain(token);
+  });
+
   it('never writes a secret to the log, also when deliveries fail', async () => {
     const lines: string[] = [];
     const { svc, ntfy, measure, channel, settle } = await setUp(NOW, lines);

@@ -16,6 +16,13 @@ describe('withoutToken', () => {
     for (const [url, logged] of cases) expect(withoutToken(url), url).toBe(logged);
   });
 
+  it('redacts the token of an acknowledge link, with or without a query', () => {
+    expect(withoutToken('/notifications/ack/eyJhbGciOi.abc.def')).toBe('/notifications/ack/[redacted]');
+    expect(withoutToken('/notifications/ack/abc.def?x=1')).toBe('/notifications/ack/[redacted]?x=1');
+    expect(withoutToken('/notifications/ack/abc?access_token=t')).toBe('/notifications/ack/[redacted]?access_token=[redacted]');
+    expect(withoutToken('/notifications/channels/3')).toBe('/notifications/channels/3');
+  });
+
   it('leaves every other URL as it is, malformed escapes included', () => {
     for (const url of [
       '/measurements/1/last',
