@@ -129,8 +129,17 @@ export function validationIssues(errors: AjvIssue[], context: string): Validatio
   // that failed on the root's type (an object expected, an array given) says nothing useful
   // when another branch got further into the body.
   const deeper = errors.some((e) => e.instancePath !== '');
+  // A nullable field's null branch always fails beside the value's own branch ("should be
+  // null"); that says nothing when the value's branch already says what is wrong with it.
+  const isNullBranch = (e: AjvIssue) => e.keyword === 'type' && e.params.type === 'null';
+  const saidElsewhere = (e: AjvIssue) =>
+    errors.some((o) => o !== e && o.instancePath === e.instancePath && o.keyword !== 'anyOf' && o.keyword !== 'oneOf' && !isNullBranch(o));
   const specific = errors.filter(
-    (e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf' && !(deeper && e.keyword === 'type' && e.instancePath === ''),
+    (e) =>
+      e.keyword !== 'anyOf' &&
+      e.keyword !== 'oneOf' &&
+      !(deeper && e.keyword === 'type' && e.instancePath === '') &&
+      !(isNullBranch(e) && saidElsewhere(e)),
   );
   const issues = (specific.length > 0 ? specific : errors).map((issue) => {
     const loc: (string | number)[] = [part, ...pathOf(issue.instancePath)];

@@ -27,6 +27,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('lockout with several service proc
   it('doses reported through one and read through both lock the pump out once, visible through the other, with one alert', async () => {
     const sensor_id = (await requestJson(`${a.url}/sensors/`, 'POST', { ...phSensorBody, threshold_high: 14 })).body.sensor_id as number;
     // Judged at once by the next reading (no response delay), locked after 4 unanswered in a row.
+    // An explicit threshold (min_response: 0): automatic judging would wait for 3 readings after each dose.
     const pump = await requestJson(`${a.url}/actuators`, 'POST', {
       actuator_type: 'acid_pump',
       sensor_id,
@@ -35,6 +36,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('lockout with several service proc
       activation_period: 1,
       activation_duration: 1,
       response_delay: 0,
+      min_response: 0,
       lockout_after: 4,
     });
     expect(pump.status).toBe(200);

@@ -32,6 +32,24 @@ describe('validationIssues', () => {
     ]);
   });
 
+  it("drops a nullable field's 'should be null' when the value's own branch says what is wrong", () => {
+    const issues = validationIssues(
+      [
+        { keyword: 'maximum', instancePath: '/flow_ml_per_s', params: { limit: 1000000 } },
+        { keyword: 'type', instancePath: '/flow_ml_per_s', params: { type: 'null' } },
+        { keyword: 'anyOf', instancePath: '/flow_ml_per_s', params: {} },
+      ],
+      'body',
+    );
+    expect(issues).toEqual([
+      { loc: ['body', 'flow_ml_per_s'], msg: 'Input should be less than or equal to 1000000', type: 'less_than_equal' },
+    ]);
+    // Alone at its place (no other branch spoke there), it is kept.
+    expect(validationIssues([{ keyword: 'type', instancePath: '/x', params: { type: 'null' } }], 'body')).toEqual([
+      { loc: ['body', 'x'], msg: 'Input should be null', type: 'none_required' },
+    ]);
+  });
+
   it('prefers the branch errors of a union over the union summary', () => {
     const issues = validationIssues(
       [
