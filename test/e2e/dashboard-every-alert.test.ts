@@ -64,7 +64,9 @@ describe.each(storeKinds())('every alert, on every page, naming its tank (%s)', 
     sensorId = sensor.body.sensor_id;
     // The default tank has an acid pump of its own with the same name: only the tank tells them apart.
     const pump = { actuator_type: 'acid_pump', actuator_name: 'Acid pump', condition_value: 6.5, activation_condition: 'high' };
-    const settings = { activation_period: 60, activation_duration: 3, response_delay: 10, lockout_after: 3 };
+    // An explicit threshold (min_response 0): each dose is judged on the one reading after it, as
+    // this stuck probe gives; automatic judging would wait for 3 readings after every dose.
+    const settings = { activation_period: 60, activation_duration: 3, response_delay: 10, lockout_after: 3, min_response: 0 };
     const created = await service.post('/actuators', { ...pump, ...settings, sensor_id: sensorId });
     expect(created.status).toBe(200);
     pumpId = created.body.actuator_id;

@@ -130,7 +130,8 @@ describe.each(storeKinds())('dashboard polish: keyboard, phone and wording (%s)'
       await page.goto(at('alerts'));
       await page.locator('.alerts-page[data-loaded]').waitFor();
       const name = sensorId === 2 ? 'pH #2' : 'Temperature #3';
-      const button = page.getByRole('button', { name: `Acknowledge: ${name}, high` });
+      // The Alerts page lists every tank's alerts by default, so each button names its tank too.
+      const button = page.getByRole('button', { name: `Acknowledge: default_prototype, ${name}, high` });
       await pressWithKeyboard(page, button);
       await expect.poll(() => focused(page)).toMatchObject({ tag: 'span' });
       const [alert] = (await service.get(`/alerts?state=active&sensor_id=${sensorId}`)).body;

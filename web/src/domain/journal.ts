@@ -4,7 +4,7 @@
  * Pure functions of the service's data.
  */
 import { JOURNAL_TYPES, type JournalEntry, type JournalType, type Note, type NoteChange } from '../api/records';
-import { localTime } from './local-time';
+import { localizeInstants, localTime } from './local-time';
 import { mlText } from './volumes';
 import { offsetText, slopePercent } from './calibration';
 
@@ -58,6 +58,9 @@ export function entryText(entry: JournalEntry, names: JournalNames): string {
   const { detail } = entry;
   const pump = entry.actuator_id === null ? 'A pump' : names.actuator(entry.actuator_id);
   const by = entry.author ? ` by ${entry.author}` : '';
+  // The service's own sentences (a lockout's reason, a hold's status, a settings change) may
+  // carry instants in UTC ISO form: written in local time like every other time on the page.
+  const said = entry.text ? localizeInstants(entry.text) : null;
   switch (entry.type) {
     case 'note':
       return entry.text ?? '';
@@ -84,7 +87,7 @@ export function entryText(entry: JournalEntry, names: JournalNames): string {
       return `${sensor} calibrated${fit ? `: ${fit}` : ''}${verdict}${by}${entry.text ? ` (${entry.text})` : ''}`;
     }
     case 'lockout':
-      return `${pump} locked out${entry.text ? `: ${entry.text}` : ''}`;
+      return `${pump} locked out${said ? `: ${said}` : ''}`;
     case 'unlock':
       return `${pump} unlocked${by}`;
     case 'refill': {
@@ -104,13 +107,13 @@ export function entryText(entry: JournalEntry, names: JournalNames): string {
           : entry.sensor_id !== null
             ? names.sensor(entry.sensor_id)
             : 'Settings';
-      return `${subject} settings changed${by}${entry.text ? `: ${entry.text}` : ''}`;
+      return `${subject} settings changed${by}${said ? `: ${said}` : ''}`;
     }
     case 'hold': {
       // A span: from its start to the next change of the pump's decision, or still going on.
       const until = str(detail.until);
       const span = until ? `from ${localTime(entry.at)} to ${localTime(until)}` : `since ${localTime(entry.at)}`;
-      return `${pump} held ${span}${entry.text ? `: ${entry.text}` : ''}${by}`;
+      return `${pump} held ${span}${said ? `: ${said}` : ''}${by}`;
     }
     default:
       return entry.text ?? typeLabel(entry.type);
