@@ -61,10 +61,16 @@ export function outageWatch(settings: SettingRepository, now: () => number, time
       }
       beat();
     },
+    /**
+     * Never throws: a store that is gone or not answering must not stop the service from closing
+     * (and from closing the store after it). The next start then reports an outage, which errs safe.
+     */
     async stop(): Promise<void> {
       stopped = true;
       timers.clear(timer);
-      await write(true);
+      await write(true).catch((error: unknown) =>
+        log.warn({ err: error }, 'could not note the clean stop; the next start will report an outage'),
+      );
     },
   };
 }

@@ -27,6 +27,12 @@ async function thirstyPump(service: TestService): Promise<number> {
   return res.body.actuator_id as number;
 }
 
+/** The pump's decision as its tank's status shows it: a read that claims no dose. */
+const reasonAt = async (service: TestService, id: number) =>
+  (await service.get(`/prototypes/${phSensorBody.prototype_id}/status`)).body.actuators.find(
+    (a: { actuator: { actuator_id: number } }) => a.actuator.actuator_id === id,
+  )?.state.reason as string | undefined;
+
 const state = async (service: TestService, id: number) => {
   const res = await service.get(`/actuators/${id}/state`);
   expect(res.status).toBe(200);
@@ -161,6 +167,9 @@ describe.runIf(process.env.TEST_DATABASE_URL)('PostgreSQL: two instances, one pu
   it('answers activate: true to one read of all those through both instances at once; the others are told claimed', async () => {
     const id = await thirstyPump(first);
     second.clock.now = first.clock.now;
+    // The reading reaches the other instance through the relay, a moment after it is committed: until
+    // then that one rightly holds the pump (no_measurement). Wait for it, through a read that claims nothing.
+    await eventually(async () => (await reasonAt(second, id)) === 'ok', 'the reading to reach the other instance');
     const reads = await Promise.all(Array.from({ length: 10 }, (_, i) => state(i % 2 ? second : first, id)));
     expect(reads.filter((r) => r.activate)).toHaveLength(1);
     expect(reads.filter((r) => !r.activate).every((r) => r.reason === 'claimed')).toBe(true);
