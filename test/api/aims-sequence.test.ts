@@ -80,7 +80,7 @@ describe.each(storeKinds())('the dosing sequence (%s)', (kind) => {
     // B's dose is the claim the read above made; B runs and reports. pH waits for B's mixing,
     // counted from that claim, then doses.
     const bClaimed = service.clock.now as number;
-    await ran(b, (t += 125 * SECOND));
+    await ran(b, t + 125 * SECOND);
     service.clock.now = bClaimed + 119 * SECOND;
     expect(await state(acid)).toMatchObject({ activate: false, reason: 'sequenced' });
     service.clock.now = bClaimed + 120 * SECOND;
