@@ -132,11 +132,14 @@ describe('a young generation grown by a busy stretch, in this process', () => {
     }
     expect(probe.youngBytes()).toBeGreaterThan(YOUNG_BYTES);
     kept.length = 0;
-    // V8 shrinks the young generation in a collection made while its allocation rate is low.
-    await new Promise((resolve) => setTimeout(resolve, 6_000));
-    probe.collect();
+    // V8 shrinks the young generation in a collection made while its allocation rate is low; in a
+    // test worker shared with other files, the rate may take a few quiet seconds more to fall.
+    for (let attempt = 0; attempt < 6 && !(probe.youngBytes() <= YOUNG_BYTES); attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 4_000));
+      probe.collect();
+    }
     expect(probe.youngBytes()).toBeLessThanOrEqual(YOUNG_BYTES);
-  }, 30_000);
+  }, 60_000);
 });
 
 describe('the probe of this process', () => {
